@@ -1,0 +1,1 @@
+"""Analysis tools on top of the engine: equity, simulation."""

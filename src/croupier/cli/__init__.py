@@ -1,0 +1,25 @@
+"""The ``croupier`` command (typer + rich).
+
+Each sub-command lives in its own module with a ``register(app)`` function.
+"""
+
+from __future__ import annotations
+
+import typer
+
+from croupier.cli import equity, phh, play, simulate
+
+app = typer.Typer(
+    name="croupier",
+    help="croupier: an open online poker room.",
+    no_args_is_help=True,
+    add_completion=False,
+)
+
+for _module in (play, simulate, equity, phh):
+    _module.register(app)
+
+
+def main() -> None:
+    """Entry point of the ``croupier`` console script."""
+    app()
