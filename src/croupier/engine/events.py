@@ -1,0 +1,207 @@
+"""Events: what each transition of a hand says happened (small frozen values).
+
+Events carry every card for the record; :mod:`croupier.engine.views` redacts them per
+audience (hole cards, burns and draws of others become ``None``).
+
+>>> e = Acted(player=1, action=ActionKind.RAISE, amount=12, added=10, all_in=False)
+>>> e.type, e.to_dict()["amount"]
+('acted', 12)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+from typing import Any, ClassVar
+
+from croupier.engine.actions import ActionKind
+from croupier.engine.cards import Card
+
+__all__ = [
+    "Acted",
+    "BoardDealt",
+    "CardBurnt",
+    "CardsMucked",
+    "CardsShown",
+    "ChipsReturned",
+    "Drew",
+    "Event",
+    "ForcedBet",
+    "HandEnded",
+    "HandStarted",
+    "HoleDealt",
+    "LevyTaken",
+    "PotAwarded",
+    "PotResult",
+    "RakeTaken",
+    "StreetStarted",
+]
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, Card):
+        return str(value)
+    if isinstance(value, ActionKind):
+        return value.value
+    if isinstance(value, tuple | list):
+        return [_plain(v) for v in value]
+    if isinstance(value, PotResult):
+        return {f.name: _plain(getattr(value, f.name)) for f in fields(value)}
+    return value
+
+
+class Event:
+    """Base of all events; ``type`` is the stable name used on the wire."""
+
+    __slots__ = ()
+    type: ClassVar[str] = "event"
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"type": self.type}
+        for f in fields(self):  # type: ignore[arg-type]
+            out[f.name] = _plain(getattr(self, f.name))
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class HandStarted(Event):
+    type: ClassVar[str] = "hand_started"
+    variant: str
+    structure: str
+    stacks: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class ForcedBet(Event):
+    """An ante, blind, straddle, dead post or bring-in (``kind``); ``dead`` chips are not a bet."""
+
+    type: ClassVar[str] = "forced_bet"
+    player: int
+    kind: str
+    amount: int
+    all_in: bool
+
+
+@dataclass(frozen=True, slots=True)
+class HoleDealt(Event):
+    type: ClassVar[str] = "hole_dealt"
+    player: int
+    cards: tuple[Card | None, ...]
+    up: tuple[bool, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class CardBurnt(Event):
+    type: ClassVar[str] = "card_burnt"
+    card: Card | None
+
+
+@dataclass(frozen=True, slots=True)
+class BoardDealt(Event):
+    type: ClassVar[str] = "board_dealt"
+    street: int
+    cards: tuple[Card, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class StreetStarted(Event):
+    type: ClassVar[str] = "street_started"
+    street: int
+    name: str
+    pot: int
+
+
+@dataclass(frozen=True, slots=True)
+class Acted(Event):
+    """A betting action. ``amount`` is the raise-to total (raise) or the bet reached (call);
+    ``added`` the chips it moved from the stack."""
+
+    type: ClassVar[str] = "acted"
+    player: int
+    action: ActionKind
+    amount: int
+    added: int
+    all_in: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Drew(Event):
+    type: ClassVar[str] = "drew"
+    player: int
+    discarded: tuple[Card | None, ...]
+    received: tuple[Card | None, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class ChipsReturned(Event):
+    """Chips nobody matched, returned: not a win, never raked (R-POT-2)."""
+
+    type: ClassVar[str] = "chips_returned"
+    player: int
+    amount: int
+
+
+@dataclass(frozen=True, slots=True)
+class CardsShown(Event):
+    type: ClassVar[str] = "cards_shown"
+    player: int
+    cards: tuple[Card, ...]
+    hands: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class CardsMucked(Event):
+    type: ClassVar[str] = "cards_mucked"
+    player: int
+
+
+@dataclass(frozen=True, slots=True)
+class RakeTaken(Event):
+    type: ClassVar[str] = "rake_taken"
+    pot: int
+    amount: int
+
+
+@dataclass(frozen=True, slots=True)
+class LevyTaken(Event):
+    """The arcade points levy of one pot and the reward points of each contributor (R-RAKE-3)."""
+
+    type: ClassVar[str] = "levy_taken"
+    pot: int
+    amount: int
+    points: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class PotAwarded(Event):
+    """One share of one pot: ``share`` is ``whole``, ``high`` or ``low``."""
+
+    type: ClassVar[str] = "pot_awarded"
+    pot: int
+    share: str
+    amount: int
+    winners: tuple[int, ...]
+    amounts: tuple[int, ...]
+    hand: str
+
+
+@dataclass(frozen=True, slots=True)
+class PotResult:
+    """The exact account of one pot (R-POT-6)."""
+
+    amount: int
+    contributions: tuple[int, ...]
+    eligible: tuple[int, ...]
+    rake: int
+    winnings: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class HandEnded(Event):
+    """Final stacks, the per-pot account, total rake, and each player's net result."""
+
+    type: ClassVar[str] = "hand_ended"
+    stacks: tuple[int, ...]
+    pots: tuple[PotResult, ...]
+    rake: int
+    net: tuple[int, ...]
+    points: tuple[int, ...]

@@ -1,0 +1,839 @@
+"""The hand state machine: ``start_hand``, ``legal_actions`` and ``apply``.
+
+Pure transitions: :func:`apply` never changes the state it is given; it returns a new
+state and the events of the transition, or raises :class:`IllegalActionError` (a
+``ValueError`` with a stable ``code``) and changes nothing.
+
+Players are numbered in *position order*: 0 is the first seat at the left of the button
+and ``n - 1`` is the button (PHH and PokerKit use the same order). With three players or
+more, 0 posts the small blind and 1 the big blind; heads-up, the button (1) posts the
+small blind and acts first before the flop (R-POS-1).
+
+>>> from croupier.engine.game import Game
+>>> from croupier.engine.cards import parse_cards
+>>> from croupier.engine.actions import call, check, raise_to, fold
+>>> g = Game.of("nlhe", blinds=(1, 2))
+>>> deck = parse_cards("AsKs QhQd 2c 7h8h9h 3d Td 4s Jc")
+>>> s, ev = start_hand(g, (100, 100), deck)
+>>> s.actor, legal_actions(s).min_raise, legal_actions(s).max_raise
+(1, 4, 100)
+>>> s, ev = apply(s, raise_to(1, 6))
+>>> s, ev = apply(s, call(0))
+>>> [str(c) for c in s.board]
+['7h', '8h', '9h']
+>>> for _ in range(3):
+...     s, ev = apply(s, check(0)); s, ev = apply(s, check(1))
+>>> s.phase.value, s.actor
+('showdown', 0)
+>>> while not s.is_over:
+...     s, ev = apply(s, auto_showdown_action(s))
+>>> s.stacks, s.result.net
+((94, 106), (-6, 6))
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from enum import StrEnum
+from random import Random
+from typing import Final
+
+from croupier.engine.actions import Action, ActionKind, LegalActions
+from croupier.engine.cards import Card
+from croupier.engine.errors import ConfigurationError, IllegalActionError, InconsistentStateError
+from croupier.engine.events import (
+    Acted,
+    BoardDealt,
+    CardBurnt,
+    CardsMucked,
+    CardsShown,
+    ChipsReturned,
+    Drew,
+    Event,
+    ForcedBet,
+    HandEnded,
+    HandStarted,
+    HoleDealt,
+    StreetStarted,
+)
+from croupier.engine.game import Game, Structure
+from croupier.engine.variants import BetSize, ForcedBets, Opener
+
+__all__ = ["HandState", "Phase", "apply", "auto_showdown_action", "legal_actions", "start_hand"]
+
+_NL: Final = Structure.NO_LIMIT
+_PL: Final = Structure.POT_LIMIT
+_HPL: Final = Structure.HALF_POT_LIMIT
+_FL: Final = Structure.FIXED_LIMIT
+_SL: Final = Structure.SPREAD_LIMIT
+FL_BET_CAP: Final = 4
+"""Fixed limit: one bet and three raises per round (R-BET-4)."""
+
+
+class Phase(StrEnum):
+    BETTING = "betting"
+    DRAWING = "drawing"
+    SHOWDOWN = "showdown"
+    COMPLETE = "complete"
+
+
+class HandState:
+    """One hand in progress. Treat it as immutable: only this module's transitions build new
+    ones. Read-only views of the interesting parts are exposed as properties."""
+
+    __slots__ = (
+        "_acted",
+        "_aggressor",
+        "_bets",
+        "_board",
+        "_burnt",
+        "_contrib",
+        "_dealt_street",
+        "_discards",
+        "_draw_queue",
+        "_folded",
+        "_hole",
+        "_last_aggressor",
+        "_mucked",
+        "_no_raise",
+        "_opener",
+        "_pot_limited",
+        "_shown",
+        "_show_queue",
+        "_stacks",
+        "_up",
+        "_values",
+        "actor",
+        "bet_count",
+        "current_bet",
+        "deck",
+        "deck_pos",
+        "entropy",
+        "game",
+        "n",
+        "nominal_blinds",
+        "phase",
+        "raise_inc",
+        "result",
+        "start_stacks",
+        "street",
+    )
+
+    game: Game
+    n: int
+    deck: tuple[Card, ...]
+    deck_pos: int
+    entropy: int
+    street: int
+    phase: Phase
+    actor: int
+    current_bet: int
+    raise_inc: int
+    bet_count: int
+    start_stacks: tuple[int, ...]
+    nominal_blinds: tuple[int, ...]
+    result: HandEnded | None
+    _values: dict[int, tuple[int | None, ...]]
+    _acted: list[int]
+    _aggressor: int
+    _bets: list[int]
+    _board: list[Card]
+    _burnt: list[Card]
+    _contrib: list[int]
+    _dealt_street: int
+    _discards: list[Card]
+    _draw_queue: list[int]
+    _folded: list[bool]
+    _hole: list[tuple[Card, ...]]
+    _last_aggressor: int
+    _mucked: list[bool]
+    _no_raise: list[bool]
+    _opener: int
+    _pot_limited: list[bool]
+    _shown: list[bool]
+    _show_queue: list[int]
+    _stacks: list[int]
+    _up: list[tuple[bool, ...]]
+
+    # -- read-only views -------------------------------------------------------------
+    @property
+    def stacks(self) -> tuple[int, ...]:
+        """Chips behind (not in front of the player, not in the pot)."""
+        return tuple(self._stacks)
+
+    @property
+    def bets(self) -> tuple[int, ...]:
+        """Chips bet in the current round."""
+        return tuple(self._bets)
+
+    @property
+    def contributions(self) -> tuple[int, ...]:
+        """Chips each player has put in during the hand (blinds, antes, dead, bets)."""
+        return tuple(self._contrib)
+
+    @property
+    def pot(self) -> int:
+        """All chips in the middle, including the current round's bets."""
+        return sum(self._contrib)
+
+    @property
+    def folded(self) -> tuple[bool, ...]:
+        return tuple(self._folded)
+
+    @property
+    def hole_cards(self) -> tuple[tuple[Card, ...], ...]:
+        return tuple(self._hole)
+
+    @property
+    def up_flags(self) -> tuple[tuple[bool, ...], ...]:
+        return tuple(self._up)
+
+    @property
+    def board(self) -> tuple[Card, ...]:
+        return tuple(self._board)
+
+    @property
+    def burnt(self) -> tuple[Card, ...]:
+        return tuple(self._burnt)
+
+    @property
+    def shown(self) -> tuple[bool, ...]:
+        return tuple(self._shown)
+
+    @property
+    def mucked(self) -> tuple[bool, ...]:
+        return tuple(self._mucked)
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase is Phase.COMPLETE
+
+    @property
+    def in_hand(self) -> tuple[int, ...]:
+        """Players who have not folded."""
+        return tuple(i for i in range(self.n) if not self._folded[i])
+
+    def next_cards(self, count: int = 1) -> tuple[Card, ...]:
+        """The next ``count`` cards of the stub (for powers that look ahead; never shown
+        to anyone but the power's user)."""
+        return self.deck[self.deck_pos : self.deck_pos + count]
+
+    def __repr__(self) -> str:
+        return (
+            f"<HandState {self.game.variant.key} street={self.street} phase={self.phase.value}"
+            f" actor={self.actor} stacks={self._stacks} bets={self._bets}>"
+        )
+
+    def _clone(self) -> HandState:
+        new = HandState.__new__(HandState)
+        for name in _SCALARS:
+            object.__setattr__(new, name, getattr(self, name))
+        for name in _LISTS:
+            object.__setattr__(new, name, list(getattr(self, name)))
+        return new
+
+
+_LISTS: Final = (
+    "_acted",
+    "_bets",
+    "_board",
+    "_burnt",
+    "_contrib",
+    "_discards",
+    "_draw_queue",
+    "_folded",
+    "_hole",
+    "_mucked",
+    "_no_raise",
+    "_pot_limited",
+    "_shown",
+    "_show_queue",
+    "_stacks",
+    "_up",
+)
+_SCALARS: Final = tuple(s for s in HandState.__slots__ if s not in _LISTS)
+
+
+# -- starting a hand ------------------------------------------------------------------
+
+
+def _default_blinds(game: Game, n: int) -> tuple[int, ...]:
+    sb, bb = game.stakes.small_blind, game.stakes.big_blind
+    blinds = [0] * n
+    if game.variant.forced_bets is not ForcedBets.BLINDS:
+        return tuple(blinds)
+    if n == 2:
+        blinds[0], blinds[1] = bb, sb
+    else:
+        blinds[0], blinds[1] = sb, bb
+    return tuple(blinds)
+
+
+def _as_amounts(values: Sequence[int] | None, n: int, what: str) -> tuple[int, ...]:
+    if values is None:
+        return (0,) * n
+    out = tuple(values)
+    if len(out) != n or any(type(v) is not int or v < 0 for v in out):
+        raise ConfigurationError(f"{what} must be {n} non-negative integers, not {values!r}")
+    return out
+
+
+def start_hand(
+    game: Game,
+    stacks: Sequence[int],
+    deck: Sequence[Card],
+    *,
+    blinds: Sequence[int] | None = None,
+    antes: Sequence[int] | None = None,
+    dead: Sequence[int] | None = None,
+    entropy: int = 0,
+) -> tuple[HandState, list[Event]]:
+    """Deal a new hand and run it to the first decision.
+
+    ``stacks`` are the players' chips in position order (0 = left of the button, last =
+    button). ``deck`` is the shuffled deck, dealt from the front. ``blinds`` (live bets),
+    ``antes`` and ``dead`` (dead money, e.g. a returning player's missed small blind,
+    R-SEAT-3) are per player and default to the game's stakes. ``entropy`` seeds the
+    reshuffle of discards in draw games (R-DRAW-4); record it with the deck to replay.
+    """
+    n = len(stacks)
+    variant = game.variant
+    if not variant.min_players <= n <= variant.max_players:
+        raise ConfigurationError(
+            f"{variant.name} deals to {variant.min_players}–{variant.max_players} players, not {n}"
+        )
+    if any(type(s) is not int or s <= 0 for s in stacks):
+        raise ConfigurationError(f"stacks must be positive integers, not {tuple(stacks)!r}")
+    deck_t = tuple(Card(c) for c in deck)
+    if len(set(deck_t)) != len(deck_t):
+        raise InconsistentStateError("the deck holds the same card twice (R-CARD-5)")
+    allowed = set(variant.deck)
+    if any(c not in allowed for c in deck_t):
+        raise ConfigurationError(f"the deck holds cards that {variant.name} does not use")
+
+    s = HandState.__new__(HandState)
+    s.game = game
+    s.n = n
+    s.deck = deck_t
+    s.deck_pos = 0
+    s.entropy = entropy
+    s.street = 0
+    s.phase = Phase.BETTING
+    s.actor = -1
+    s.current_bet = 0
+    s.raise_inc = game.min_bet
+    s.bet_count = 0
+    s.start_stacks = tuple(stacks)
+    s.result = None
+    s._stacks = list(stacks)
+    s._bets = [0] * n
+    s._contrib = [0] * n
+    s._folded = [False] * n
+    s._hole = [() for _ in range(n)]
+    s._up = [() for _ in range(n)]
+    s._board = []
+    s._burnt = []
+    s._discards = []
+    s._acted = [-1] * n
+    s._aggressor = -1
+    s._last_aggressor = -1
+    s._opener = 0
+    s._draw_queue = []
+    s._show_queue = []
+    s._shown = [False] * n
+    s._mucked = [False] * n
+    s._no_raise = [False] * n
+    s._pot_limited = [False] * n
+    s._dealt_street = 0
+    s._values = {}
+
+    blinds_t = _default_blinds(game, n) if blinds is None else _as_amounts(blinds, n, "blinds")
+    s.nominal_blinds = blinds_t
+    ante = game.stakes.ante
+    antes_t = (ante,) * n if antes is None else _as_amounts(antes, n, "antes")
+    dead_t = _as_amounts(dead, n, "dead posts")
+
+    events: list[Event] = [HandStarted(variant.key, game.structure.value, tuple(stacks))]
+    stk, contrib, bets = s._stacks, s._contrib, s._bets
+    for kind, amounts in (("ante", antes_t), ("dead", dead_t)):
+        for p in range(n):
+            if amounts[p]:
+                paid = min(amounts[p], stk[p])
+                stk[p] -= paid
+                contrib[p] += paid
+                events.append(ForcedBet(p, kind, paid, stk[p] == 0))
+    order = sorted((b, p) for p, b in enumerate(blinds_t) if b)
+    sb, bb = game.stakes.small_blind, game.stakes.big_blind
+    for b, p in order:
+        paid = min(b, stk[p])
+        stk[p] -= paid
+        contrib[p] += paid
+        bets[p] += paid
+        kind = "small_blind" if b == sb and b != bb else "big_blind" if b == bb else "straddle"
+        events.append(ForcedBet(p, kind, paid, stk[p] == 0))
+    if order:
+        s.current_bet = max(bets)
+        largest = max(blinds_t)
+        if game.structure is _FL:
+            s.raise_inc = _fixed_size(s)
+            s.bet_count = 1
+        else:
+            s.raise_inc = max(game.min_bet, largest)
+    _deal_street(s, events)
+    if not _open_street(s, events, first=True):
+        _end_round(s, events)
+    return s, events
+
+
+# -- dealing --------------------------------------------------------------------------
+
+
+def _take(s: HandState, count: int) -> list[Card]:
+    if s.deck_pos + count > len(s.deck):
+        raise InconsistentStateError(
+            f"the deck ran out: {count} card(s) needed, {len(s.deck) - s.deck_pos} left"
+        )
+    out = list(s.deck[s.deck_pos : s.deck_pos + count])
+    s.deck_pos += count
+    return out
+
+
+def _deal_street(s: HandState, events: list[Event]) -> None:
+    street = s.game.variant.streets[s.street]
+    s._dealt_street = s.street
+    if street.burn and (street.hole or street.board):
+        (card,) = _take(s, 1)
+        s._burnt.append(card)
+        events.append(CardBurnt(card))
+    if street.hole:
+        live = [p for p in range(s.n) if not s._folded[p]]
+        dealt: dict[int, list[Card]] = {p: [] for p in live}
+        for _ in street.hole:
+            for p in live:
+                dealt[p].extend(_take(s, 1))
+        up = street.hole
+        for p in live:
+            s._hole[p] = (*s._hole[p], *dealt[p])
+            s._up[p] = (*s._up[p], *up)
+            events.append(HoleDealt(p, tuple(dealt[p]), up))
+    if street.board:
+        cards = _take(s, street.board)
+        s._board.extend(cards)
+        events.append(BoardDealt(s.street, tuple(cards)))
+
+
+def _open_street(s: HandState, events: list[Event], *, first: bool = False) -> bool:
+    """Start the draw or the betting of the current street; ``True`` if a decision waits."""
+    street = s.game.variant.streets[s.street]
+    if not first:
+        events.append(StreetStarted(s.street, street.name, sum(s._contrib)))
+    if street.draw and _count_live(s) > 1:
+        s.phase = Phase.DRAWING
+        s._draw_queue = [p for p in range(s.n) if not s._folded[p]]
+        s.actor = s._draw_queue[0]
+        return True
+    return _open_betting(s, first=first)
+
+
+def _count_live(s: HandState) -> int:
+    return s.n - sum(s._folded)
+
+
+def _open_betting(s: HandState, *, first: bool = False) -> bool:
+    """Start the betting round of the current street; ``False`` if nobody can act (run-out)."""
+    s.phase = Phase.BETTING
+    game = s.game
+    if not first:
+        s.current_bet = 0
+        s.bet_count = 0
+        s.raise_inc = _fixed_size(s) if game.structure is _FL else game.min_bet
+        s._bets = [0] * s.n
+        s._acted = [-1] * s.n
+        s._aggressor = -1
+    street = game.variant.streets[s.street]
+    s._opener = _opener(s, street.opener)
+    s.actor = _next_to_act(s, s._opener - 1)
+    return s.actor >= 0
+
+
+def _opener(s: HandState, rule: Opener) -> int:
+    n = s.n
+    if rule is Opener.BLINDS:
+        blinds = s.nominal_blinds
+        if any(blinds):
+            top = max(blinds)
+            last = max(p for p in range(n) if blinds[p] == top)
+            return (last + 1) % n
+        return 0
+    if rule is Opener.AFTER_BIG_BLIND:
+        blinds = s.nominal_blinds
+        bb = s.game.stakes.big_blind
+        holders = [p for p in range(n) if blinds[p] == bb and bb]
+        return (holders[-1] + 1) % n if holders else 0
+    if rule is Opener.LEFT_OF_BUTTON:
+        return 0
+    raise ConfigurationError(f"opener rule {rule.value!r} is not supported by this engine yet")
+
+
+def _can_act(s: HandState, p: int) -> bool:
+    return not s._folded[p] and s._stacks[p] > 0
+
+
+def _next_to_act(s: HandState, after: int) -> int:
+    """The next player after ``after`` who must act in this betting round, or -1."""
+    n = s.n
+    stacks, folded, bets, acted = s._stacks, s._folded, s._bets, s._acted
+    current = s.current_bet
+    able = 0
+    for p in range(n):
+        if not folded[p] and stacks[p] > 0:
+            able += 1
+    for i in range(1, n + 1):
+        p = (after + i) % n
+        if folded[p] or stacks[p] == 0:
+            continue
+        if bets[p] < current:
+            return p
+        if acted[p] < 0 and able > 1:
+            return p
+    return -1
+
+
+def _fixed_size(s: HandState) -> int:
+    street = s.game.variant.streets[s.street]
+    return s.game.big_bet if street.bet_size is BetSize.BIG else s.game.small_bet
+
+
+# -- legal actions ----------------------------------------------------------------------
+
+
+def _raise_bounds(s: HandState, p: int) -> tuple[int, int]:
+    """(min, max) raise-to totals for ``p``, or (0, 0) when ``p`` may not raise."""
+    game = s.game
+    structure = game.structure
+    stacks, bets = s._stacks, s._bets
+    current = s.current_bet
+    all_in = bets[p] + stacks[p]
+    if all_in <= current or s._no_raise[p]:
+        return 0, 0
+    if structure is _FL and s.bet_count >= FL_BET_CAP:
+        return 0, 0
+    acted = s._acted[p]
+    if acted >= 0 and current - acted < s.raise_inc:
+        return 0, 0  # a short all-in did not reopen the betting (R-BET-6)
+    others = False
+    for q in range(s.n):
+        if q != p and not s._folded[q] and stacks[q] > 0:
+            others = True
+            break
+    if not others:
+        return 0, 0
+    if structure is _NL:
+        lo, hi = current + s.raise_inc, all_in
+    elif structure is _FL:
+        lo = hi = current + _fixed_size(s)
+    elif structure is _SL:
+        lo, hi = current + s.raise_inc, current + game.spread_max(s.street)
+    else:
+        pot = sum(s._contrib) + (current - bets[p])
+        hi = current + (pot if structure is _PL else pot // 2)
+        lo = current + s.raise_inc
+        hi = max(hi, lo)
+    if s._pot_limited[p] and structure is not _FL:
+        pot_cap = current + sum(s._contrib) + (current - bets[p])
+        hi = max(min(hi, pot_cap), lo)
+    if current == 0:
+        lo = max(lo, game.min_bet)
+    if lo > all_in:
+        lo = all_in
+    if hi > all_in:
+        hi = all_in
+    return lo, hi
+
+
+def legal_actions(s: HandState) -> LegalActions | None:
+    """What the player to act may do, with the amounts (R-BET-8); ``None`` when nobody acts."""
+    p = s.actor
+    if p < 0 or s.phase is Phase.COMPLETE:
+        return None
+    if s.phase is Phase.DRAWING:
+        street = s.game.variant.streets[s.street]
+        return LegalActions(p, can_draw=True, max_discards=min(street.draw, len(s._hole[p])))
+    if s.phase is Phase.SHOWDOWN:
+        return LegalActions(p, show_or_muck=True)
+    to_call = s.current_bet - s._bets[p]
+    lo, hi = _raise_bounds(s, p)
+    return LegalActions(
+        p,
+        can_fold=to_call > 0,
+        can_check=to_call == 0,
+        can_call=to_call > 0,
+        call=min(to_call, s._stacks[p]) if to_call > 0 else 0,
+        can_raise=hi > 0,
+        min_raise=lo,
+        max_raise=hi,
+    )
+
+
+# -- transitions ------------------------------------------------------------------------
+
+
+def apply(s: HandState, action: Action) -> tuple[HandState, list[Event]]:
+    """Apply ``action`` and run the hand on to the next decision.
+
+    Raises :class:`IllegalActionError` (the state is unchanged) when the action is not
+    allowed now; the error's ``code`` says why.
+    """
+    if s.phase is Phase.COMPLETE:
+        raise IllegalActionError("hand_over", "the hand is over")
+    if not isinstance(action, Action):
+        raise IllegalActionError("malformed_action", f"not an action: {action!r}")
+    p = action.player
+    if p != s.actor:
+        raise IllegalActionError(
+            "not_your_turn", f"it is player {s.actor + 1}'s turn, not player {p + 1}'s"
+        )
+    kind = action.kind
+    new = s._clone()
+    events: list[Event] = []
+    if s.phase is Phase.BETTING:
+        _bet_action(new, p, action, events)
+    elif s.phase is Phase.DRAWING:
+        if kind is not ActionKind.DRAW:
+            raise IllegalActionError("draw_expected", "players are drawing: draw or stand pat")
+        _draw_action(new, p, action.cards, events)
+    else:
+        if kind is ActionKind.SHOW:
+            _show(new, p, events)
+        elif kind is ActionKind.MUCK:
+            new._mucked[p] = True
+            events.append(CardsMucked(p))
+        else:
+            raise IllegalActionError("show_or_muck_expected", "at showdown: show or muck")
+        _run_showdown(new, events)
+    return new, events
+
+
+def _bet_action(s: HandState, p: int, action: Action, events: list[Event]) -> None:
+    kind = action.kind
+    bets, stacks = s._bets, s._stacks
+    current = s.current_bet
+    to_call = current - bets[p]
+    if kind is ActionKind.FOLD:
+        if to_call <= 0:
+            raise IllegalActionError("fold_when_check", "nothing to call: check instead of folding")
+        s._folded[p] = True
+        events.append(Acted(p, kind, bets[p], 0, False))
+    elif kind is ActionKind.CHECK:
+        if to_call > 0:
+            raise IllegalActionError("check_facing_bet", f"there is {to_call} to call: no check")
+        events.append(Acted(p, kind, bets[p], 0, False))
+    elif kind is ActionKind.CALL:
+        if to_call <= 0:
+            raise IllegalActionError("nothing_to_call", "there is nothing to call: check")
+        paid = to_call if to_call < stacks[p] else stacks[p]
+        _put(s, p, paid)
+        events.append(Acted(p, kind, bets[p], paid, stacks[p] == 0))
+    elif kind is ActionKind.RAISE:
+        amount = action.amount
+        if type(amount) is not int:
+            raise IllegalActionError("bad_amount", f"a raise needs a whole number of chips, not {amount!r}")
+        lo, hi = _raise_bounds(s, p)
+        if hi == 0:
+            raise IllegalActionError("raise_not_allowed", "raising is not allowed now")
+        if amount > hi:
+            raise IllegalActionError("raise_too_large", f"the largest raise is to {hi}")
+        if amount < lo:
+            if s.game.rules.under_raise == "tda_half_raise" and amount > current:
+                if 2 * (amount - current) < lo - current:
+                    paid = min(to_call, stacks[p])
+                    _put(s, p, paid)
+                    events.append(Acted(p, ActionKind.CALL, bets[p], paid, stacks[p] == 0))
+                    _after_action(s, p, events)
+                    return
+                amount = lo
+            else:
+                raise IllegalActionError(
+                    "raise_too_small",
+                    f"a raise must be to at least {lo}" + (f" (at most {hi})" if hi != lo else ""),
+                )
+        increment = amount - current
+        paid = amount - bets[p]
+        _put(s, p, paid)
+        if increment >= s.raise_inc:
+            if s.game.structure is not _FL:
+                s.raise_inc = increment
+            s.bet_count += 1
+        elif s.game.structure is _FL:
+            s.bet_count += 1
+        s.current_bet = amount
+        s._aggressor = p
+        events.append(Acted(p, kind, amount, paid, stacks[p] == 0))
+    else:
+        raise IllegalActionError("not_a_betting_action", f"{kind.value} is not a betting action")
+    _after_action(s, p, events)
+
+
+def _put(s: HandState, p: int, chips: int) -> None:
+    s._stacks[p] -= chips
+    s._bets[p] += chips
+    s._contrib[p] += chips
+
+
+def _after_action(s: HandState, p: int, events: list[Event]) -> None:
+    s._acted[p] = s.current_bet
+    if _count_live(s) == 1:
+        _end_round(s, events)
+        return
+    nxt = _next_to_act(s, p)
+    if nxt < 0:
+        _end_round(s, events)
+    else:
+        s.actor = nxt
+
+
+def _return_uncalled(s: HandState, events: list[Event]) -> None:
+    bets = s._bets
+    top = max(bets)
+    if top <= 0:
+        return
+    leaders = [p for p in range(s.n) if bets[p] == top]
+    if len(leaders) != 1:
+        return
+    p = leaders[0]
+    second = max(b for q, b in enumerate(bets) if q != p)
+    excess = top - second
+    if excess > 0:
+        bets[p] -= excess
+        s._contrib[p] -= excess
+        s._stacks[p] += excess
+        if s.current_bet == top:
+            s.current_bet = second
+        events.append(ChipsReturned(p, excess))
+
+
+def _end_round(s: HandState, events: list[Event]) -> None:
+    """Close the betting round and move the hand on (next street, run-out or settlement)."""
+    from croupier.engine.settle import settle
+
+    _return_uncalled(s, events)
+    s._last_aggressor = s._aggressor
+    s.actor = -1
+    last = len(s.game.variant.streets) - 1
+    while True:
+        if _count_live(s) == 1:
+            settle(s, events)
+            return
+        if s.street >= last:
+            _start_showdown(s, events)
+            return
+        s.street += 1
+        s._bets = [0] * s.n
+        _deal_street(s, events)
+        if _open_street(s, events):
+            return
+        s._last_aggressor = -1
+
+
+# -- draws --------------------------------------------------------------------------------
+
+
+def _draw_action(s: HandState, p: int, discards: tuple[Card, ...], events: list[Event]) -> None:
+    street = s.game.variant.streets[s.street]
+    hole = s._hole[p]
+    if len(discards) > street.draw:
+        raise IllegalActionError("too_many_discards", f"at most {street.draw} cards may be drawn")
+    if len(set(discards)) != len(discards) or any(c not in hole for c in discards):
+        raise IllegalActionError("not_your_cards", "discard only cards from your own hand")
+    received = _draw_cards(s, len(discards), exclude=discards)
+    kept = [c for c in hole if c not in discards]
+    s._discards.extend(discards)
+    up = s._up[p]
+    s._hole[p] = (*kept, *received)
+    s._up[p] = (*(u for c, u in zip(hole, up, strict=True) if c not in discards),) + (
+        (False,) * len(received)
+    )
+    events.append(Drew(p, tuple(discards), tuple(received)))
+    s._draw_queue.pop(0)
+    if s._draw_queue:
+        s.actor = s._draw_queue[0]
+        return
+    if not _open_betting(s):
+        _end_round(s, events)
+
+
+def _draw_cards(s: HandState, count: int, exclude: Sequence[Card]) -> list[Card]:
+    """Deal ``count`` cards, reshuffling the discards if the stub runs short (R-DRAW-4)."""
+    left = len(s.deck) - s.deck_pos
+    if count <= left:
+        return _take(s, count)
+    first = _take(s, left) if left else []
+    pool = [c for c in s._discards if c not in exclude]
+    s._discards = [c for c in s._discards if c in exclude]
+    rng = Random(s.entropy * 1_000_003 + s.deck_pos)
+    rng.shuffle(pool)
+    need = count - left
+    if need > len(pool):
+        raise InconsistentStateError("not enough cards to complete the draw")
+    s.deck = (*s.deck[: s.deck_pos], *pool)
+    return first + _take(s, need)
+
+
+# -- showdown ---------------------------------------------------------------------------
+
+
+def _start_showdown(s: HandState, events: list[Event]) -> None:
+    s.phase = Phase.SHOWDOWN
+    n = s.n
+    live = [p for p in range(n) if not s._folded[p]]
+    if s._last_aggressor >= 0 and not s._folded[s._last_aggressor]:
+        start = s._last_aggressor
+    else:
+        start = s._opener
+    order = sorted(live, key=lambda p: (p - start) % n)
+    s._show_queue = order
+    everyone = s.game.rules.showdown == "all" or any(s._stacks[p] == 0 for p in live)
+    if everyone:
+        for p in order:
+            _show(s, p, events)
+        s._show_queue = []
+    _run_showdown(s, events)
+
+
+def _run_showdown(s: HandState, events: list[Event]) -> None:
+    """Ask each player in showdown order to show or muck; settle when all have (R-POT-4).
+
+    Every player may muck in turn (conceding); :func:`auto_showdown_action` gives the usual
+    automatic choice (show a hand that can still win, muck one that cannot).
+    """
+    from croupier.engine.settle import settle
+
+    queue = s._show_queue
+    while queue and (s._shown[queue[0]] or s._mucked[queue[0]]):
+        queue.pop(0)
+    if queue:
+        s.actor = queue[0]
+        return
+    s.actor = -1
+    settle(s, events)
+
+
+def auto_showdown_action(s: HandState) -> Action:
+    """The automatic showdown choice for the player to act: show if the hand can still win
+    or tie something against the hands already shown, else muck."""
+    from croupier.engine.actions import muck, show
+    from croupier.engine.settle import can_still_win
+
+    p = s.actor
+    if s.phase is not Phase.SHOWDOWN or p < 0:
+        raise IllegalActionError("not_showdown", "no showdown decision is pending")
+    return show(p) if can_still_win(s, p) else muck(p)
+
+
+def _show(s: HandState, p: int, events: list[Event]) -> None:
+    from croupier.engine.settle import describe_hands
+
+    if s._shown[p]:
+        return
+    s._shown[p] = True
+    events.append(CardsShown(p, tuple(s._hole[p]), describe_hands(s, p)))
