@@ -177,7 +177,8 @@ def settle(s: HandState, events: list[Event]) -> None:
             winnings_total[p] += won[p]
         results.append(PotResult(pot.amount, pot.contributions, eligible, rakes[i], tuple(won)))
     for p in range(n):
-        s._stacks[p] += winnings_total[p]
+        s._stacks[p] += winnings_total[p] + s._reserved[p]
+        s._reserved[p] = 0
     s._bets = [0] * n
     s.phase = Phase.COMPLETE
     s.actor = -1

@@ -59,7 +59,16 @@ from croupier.engine.events import (
 from croupier.engine.game import Game, Structure
 from croupier.engine.variants import BetSize, ForcedBets, Opener
 
-__all__ = ["HandState", "Phase", "apply", "auto_showdown_action", "legal_actions", "start_hand"]
+__all__ = [
+    "HandState",
+    "Phase",
+    "apply",
+    "auto_showdown_action",
+    "forbid_raise",
+    "legal_actions",
+    "protect",
+    "start_hand",
+]
 
 _NL: Final = Structure.NO_LIMIT
 _PL: Final = Structure.POT_LIMIT
@@ -98,6 +107,7 @@ class HandState:
         "_no_raise",
         "_opener",
         "_pot_limited",
+        "_reserved",
         "_shown",
         "_show_queue",
         "_stacks",
@@ -150,6 +160,7 @@ class HandState:
     _no_raise: list[bool]
     _opener: int
     _pot_limited: list[bool]
+    _reserved: list[int]
     _shown: list[bool]
     _show_queue: list[int]
     _stacks: list[int]
@@ -158,8 +169,14 @@ class HandState:
     # -- read-only views -------------------------------------------------------------
     @property
     def stacks(self) -> tuple[int, ...]:
-        """Chips behind (not in front of the player, not in the pot)."""
-        return tuple(self._stacks)
+        """Chips behind (not in front of the player, not in the pot), including chips set
+        aside by an all-in protection."""
+        return tuple(a + b for a, b in zip(self._stacks, self._reserved, strict=True))
+
+    @property
+    def protected(self) -> tuple[bool, ...]:
+        """Players treated as all-in by a disconnection protection (R-TIME-2)."""
+        return tuple(r > 0 for r in self._reserved)
 
     @property
     def bets(self) -> tuple[int, ...]:
@@ -246,6 +263,7 @@ _LISTS: Final = (
     "_mucked",
     "_no_raise",
     "_pot_limited",
+    "_reserved",
     "_shown",
     "_show_queue",
     "_stacks",
@@ -345,6 +363,7 @@ def start_hand(
     s._no_raise = [False] * n
     s._pot_limited = [False] * n
     s._dealt_street = 0
+    s._reserved = [0] * n
     s._values = {}
 
     blinds_t = _default_blinds(game, n) if blinds is None else _as_amounts(blinds, n, "blinds")
@@ -502,6 +521,50 @@ def _next_to_act(s: HandState, after: int) -> int:
 def _fixed_size(s: HandState) -> int:
     street = s.game.variant.streets[s.street]
     return s.game.big_bet if street.bet_size is BetSize.BIG else s.game.small_bet
+
+
+# -- table-driven inputs ----------------------------------------------------------------
+
+
+def protect(s: HandState, player: int) -> tuple[HandState, list[Event]]:
+    """Treat ``player`` as all-in for what they have put in (R-TIME-2 ``all_in_protection``).
+
+    Their remaining chips are set aside until the hand ends, so they act no more, contest
+    only the pots they have matched, and a side pot forms for the others. A player with
+    nothing in the pot cannot be protected (the table folds them instead).
+    """
+    if s.phase is Phase.COMPLETE:
+        raise IllegalActionError("hand_over", "the hand is over")
+    if not 0 <= player < s.n or s._folded[player]:
+        raise IllegalActionError("not_in_hand", f"player {player + 1} is not in the hand")
+    if s._contrib[player] == 0:
+        raise IllegalActionError("nothing_in_pot", "a player with no chips in cannot be protected")
+    if s._stacks[player] == 0:
+        raise IllegalActionError("already_all_in", f"player {player + 1} is already all-in")
+    new = s._clone()
+    events: list[Event] = []
+    new._reserved[player] = new._stacks[player]
+    new._stacks[player] = 0
+    events.append(Acted(player, ActionKind.CHECK, new._bets[player], 0, True))
+    if new.phase is Phase.BETTING and new.actor == player:
+        _after_action(new, player, events)
+    elif new.phase is Phase.BETTING:
+        nxt = _next_to_act(new, new.actor - 1)
+        if nxt < 0:
+            _end_round(new, events)
+        else:
+            new.actor = nxt
+    return new, events
+
+
+def forbid_raise(s: HandState, player: int) -> HandState:
+    """Forbid ``player`` to bet or raise for the rest of the hand's current or next betting
+    round (R-DRAW-2: a player who missed the draw clock may only check, call or fold)."""
+    if not 0 <= player < s.n:
+        raise IllegalActionError("not_in_hand", f"no player {player + 1}")
+    new = s._clone()
+    new._no_raise[player] = True
+    return new
 
 
 # -- legal actions ----------------------------------------------------------------------
@@ -718,6 +781,8 @@ def _end_round(s: HandState, events: list[Event]) -> None:
 
     _return_uncalled(s, events)
     s._last_aggressor = s._aggressor
+    if s.phase is Phase.BETTING and any(s._no_raise):
+        s._no_raise = [False] * s.n
     s.actor = -1
     last = len(s.game.variant.streets) - 1
     while True:
