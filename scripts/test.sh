@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# The whole test suite: lint, types, import contracts, then pytest (with PostgreSQL).
+# Usage: bash scripts/test.sh [pytest args]
+# Long soak/load runs are off by default: CROUPIER_SOAK=1 turns them on.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/bootstrap.sh dev
+export PATH="$PWD/.venv/bin:$PATH"
+
+echo "== ruff"
+ruff check src tests bench scripts
+echo "== mypy (strict on croupier.engine)"
+mypy src/croupier/engine
+echo "== import contracts"
+lint-imports
+
+if [ -f scripts/postgres.sh ] && [ -z "${CROUPIER_TEST_POSTGRES_URL:-}" ]; then
+  echo "== PostgreSQL"
+  url=$(bash scripts/postgres.sh) || { echo "could not start PostgreSQL" >&2; exit 1; }
+  export CROUPIER_TEST_POSTGRES_URL="$url"
+  echo "PostgreSQL at $url"
+fi
+
+echo "== pytest"
+set +e
+python -m pytest -n 2 -q "$@"
+status=$?
+set -e
+if [ "$status" -eq 5 ]; then
+  echo "pytest collected no tests: that is a failure here" >&2
+  exit 1
+fi
+exit "$status"
