@@ -242,11 +242,13 @@ class HandState:
         )
 
     def _clone(self) -> HandState:
+        """A copy whose lists can be changed without touching ``self`` (replaced below by a
+        generated, unrolled version of the same copy, several times faster)."""
         new = HandState.__new__(HandState)
         for name in _SCALARS:
-            object.__setattr__(new, name, getattr(self, name))
+            setattr(new, name, getattr(self, name))
         for name in _LISTS:
-            object.__setattr__(new, name, list(getattr(self, name)))
+            setattr(new, name, list(getattr(self, name)))
         return new
 
 
@@ -270,6 +272,19 @@ _LISTS: Final = (
     "_up",
 )
 _SCALARS: Final = tuple(s for s in HandState.__slots__ if s not in _LISTS)
+
+
+def _unrolled_clone() -> object:
+    body = ["def _clone(self):", "    new = _new(HandState)"]
+    body += [f"    new.{name} = self.{name}" for name in _SCALARS]
+    body += [f"    new.{name} = self.{name}[:]" for name in _LISTS]
+    body.append("    return new")
+    namespace: dict[str, object] = {"_new": HandState.__new__, "HandState": HandState}
+    exec("\n".join(body), namespace)
+    return namespace["_clone"]
+
+
+HandState._clone = _unrolled_clone()  # type: ignore[method-assign]
 
 
 # -- starting a hand ------------------------------------------------------------------
