@@ -64,6 +64,8 @@ __all__ = [
     "Phase",
     "apply",
     "auto_showdown_action",
+    "cap_raise_to_pot",
+    "exchange_hole_card",
     "forbid_raise",
     "legal_actions",
     "protect",
@@ -572,6 +574,32 @@ def protect(s: HandState, player: int) -> tuple[HandState, list[Event]]:
     return new, events
 
 
+def cap_raise_to_pot(s: HandState, player: int) -> HandState:
+    """Limit ``player``'s largest raise to the pot-limit raise (R-BET-2) until the current
+    betting round ends; a legal minimum raise stays legal (Naiko's Ancre Courte, R-NAIKO-7)."""
+    if s.phase is not Phase.BETTING or not 0 <= player < s.n or s._folded[player]:
+        raise IllegalActionError("not_in_hand", f"player {player + 1} is not betting")
+    new = s._clone()
+    new._pot_limited[player] = True
+    return new
+
+
+def exchange_hole_card(s: HandState, player: int, card: Card) -> tuple[HandState, list[Event]]:
+    """Replace ``player``'s hole ``card`` with the next card of the stub, unseen; the
+    discarded card is out of play (Naiko's Échange de Manche, R-NAIKO-6)."""
+    if s.phase is Phase.COMPLETE or not 0 <= player < s.n or s._folded[player]:
+        raise IllegalActionError("not_in_hand", f"player {player + 1} is not in the hand")
+    hole = s._hole[player]
+    if card not in hole:
+        raise IllegalActionError("not_your_cards", f"{card} is not one of your cards")
+    new = s._clone()
+    (received,) = _take(new, 1)
+    index = hole.index(card)
+    new._hole[player] = (*hole[:index], received, *hole[index + 1 :])
+    new._discards.append(Card(card))
+    return new, [Drew(player, (Card(card),), (received,))]
+
+
 def forbid_raise(s: HandState, player: int) -> HandState:
     """Forbid ``player`` to bet or raise for the rest of the hand's current or next betting
     round (R-DRAW-2: a player who missed the draw clock may only check, call or fold)."""
@@ -798,6 +826,8 @@ def _end_round(s: HandState, events: list[Event]) -> None:
     s._last_aggressor = s._aggressor
     if s.phase is Phase.BETTING and any(s._no_raise):
         s._no_raise = [False] * s.n
+    if any(s._pot_limited):
+        s._pot_limited = [False] * s.n  # an Ancre Courte expires with the round (R-NAIKO-7)
     s.actor = -1
     last = len(s.game.variant.streets) - 1
     while True:
