@@ -39,7 +39,7 @@ def deck_for(
     unused cards), followed by every other card of ``deck``.
 
     >>> from croupier.engine.cards import format_cards
-    >>> format_cards(deck_for(["AsKs", "QhQd"], "7h8h9hTdJc")[:13])
+    >>> format_cards(deck_for(["AsKs", "QhQd"], "7h8h9hTdJc")[:12])
     'AsQhKsQd2c7h8h9h2dTd2hJc'
     """
     hole_cards = [parse_cards(h) for h in holes]
