@@ -751,10 +751,13 @@ def _bet_action(s: HandState, p: int, action: Action, events: list[Event]) -> No
             raise IllegalActionError("raise_too_large", f"the largest raise is to {hi}")
         if amount < lo:
             if s.game.rules.under_raise == "tda_half_raise" and amount > current:
-                if 2 * (amount - current) < lo - current:
+                # Half of the full minimum increment, also when a short stack's ``lo`` is
+                # capped at its all-in: a small raise never becomes an all-in (R-BET-9).
+                if 2 * (amount - current) < max(lo - current, s.raise_inc):
                     paid = min(to_call, stacks[p])
                     _put(s, p, paid)
-                    events.append(Acted(p, ActionKind.CALL, bets[p], paid, stacks[p] == 0))
+                    called = ActionKind.CALL if paid else ActionKind.CHECK
+                    events.append(Acted(p, called, bets[p], paid, stacks[p] == 0))
                     _after_action(s, p, events)
                     return
                 amount = lo
