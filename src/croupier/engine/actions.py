@@ -21,12 +21,15 @@ __all__ = [
     "Action",
     "ActionKind",
     "LegalActions",
+    "accept_split",
     "bring_in",
     "call",
     "check",
+    "decline_split",
     "draw",
     "fold",
     "muck",
+    "offer_split",
     "raise_to",
     "show",
 ]
@@ -43,6 +46,10 @@ class ActionKind(StrEnum):
     """Discard ``cards`` (none: stand pat) and receive as many new ones."""
     SHOW = "show"
     MUCK = "muck"
+    OFFER_SPLIT = "offer_split"
+    """32-Card Draw: offer to split the pot after the draw (R-DRAW-5)."""
+    ACCEPT_SPLIT = "accept_split"
+    DECLINE_SPLIT = "decline_split"
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,6 +94,18 @@ def draw(player: int, discards: Iterable[int] | str = ()) -> Action:
     return Action(ActionKind.DRAW, player, len(cards), cards)
 
 
+def offer_split(player: int) -> Action:
+    return Action(ActionKind.OFFER_SPLIT, player)
+
+
+def accept_split(player: int) -> Action:
+    return Action(ActionKind.ACCEPT_SPLIT, player)
+
+
+def decline_split(player: int) -> Action:
+    return Action(ActionKind.DECLINE_SPLIT, player)
+
+
 def show(player: int) -> Action:
     return Action(ActionKind.SHOW, player)
 
@@ -118,6 +137,10 @@ class LegalActions:
     can_draw: bool = False
     max_discards: int = 0
     show_or_muck: bool = False
+    can_offer_split: bool = False
+    """32-Card Draw: the first player after the draw may offer to split (R-DRAW-5)."""
+    split_answer: bool = False
+    """A split is offered: accept or decline."""
 
     @property
     def kinds(self) -> tuple[ActionKind, ...]:
@@ -136,4 +159,8 @@ class LegalActions:
             out.append(ActionKind.DRAW)
         if self.show_or_muck:
             out.extend((ActionKind.SHOW, ActionKind.MUCK))
+        if self.can_offer_split:
+            out.append(ActionKind.OFFER_SPLIT)
+        if self.split_answer:
+            out.extend((ActionKind.ACCEPT_SPLIT, ActionKind.DECLINE_SPLIT))
         return tuple(out)

@@ -33,6 +33,9 @@ __all__ = [
     "PotAwarded",
     "PotResult",
     "RakeTaken",
+    "SplitAnswered",
+    "SplitOffered",
+    "SplitResolved",
     "StreetStarted",
 ]
 
@@ -129,6 +132,29 @@ class Drew(Event):
     player: int
     discarded: tuple[Card | None, ...]
     received: tuple[Card | None, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class SplitOffered(Event):
+    """32-Card Draw: ``player`` offers to split (R-DRAW-5)."""
+
+    type: ClassVar[str] = "split_offered"
+    player: int
+
+
+@dataclass(frozen=True, slots=True)
+class SplitAnswered(Event):
+    type: ClassVar[str] = "split_answered"
+    player: int
+    accepted: bool
+
+
+@dataclass(frozen=True, slots=True)
+class SplitResolved(Event):
+    """The pots (indices, main pot 0) that every one of their players agreed to divide."""
+
+    type: ClassVar[str] = "split_resolved"
+    pots: tuple[int, ...]
 
 
 @dataclass(frozen=True, slots=True)

@@ -109,7 +109,7 @@ class Game:
             return s.min_bet
         if self.structure.is_limit:
             return self.small_bet
-        return s.big_blind or s.bring_in or max(s.ante, 1)
+        return s.big_blind or s.small_bet or s.bring_in or max(s.ante, 1)
 
     def spread_max(self, street: int) -> int:
         """The largest bet or raise increment on ``street`` in spread limit (R-BET-5)."""
@@ -177,6 +177,18 @@ GAME_PRESETS: dict[str, tuple[str, Structure]] = {
     "plo8": ("omaha8", Structure.POT_LIMIT),
     "flo8": ("omaha8", Structure.FIXED_LIMIT),
     "nlo8": ("omaha8", Structure.NO_LIMIT),
+    # stud, draw, 32-card and short deck (croupier.engine.variants_stud_draw)
+    "7stud": ("stud", Structure.FIXED_LIMIT),
+    "stud8": ("stud8", Structure.FIXED_LIMIT),
+    "razz": ("razz", Structure.FIXED_LIMIT),
+    "soko": ("soko", Structure.FIXED_LIMIT),
+    "5cd": ("draw5", Structure.FIXED_LIMIT),
+    "27td": ("td27", Structure.FIXED_LIMIT),
+    "27sd": ("sd27", Structure.NO_LIMIT),
+    "badugi": ("badugi", Structure.FIXED_LIMIT),
+    "32cd": ("draw32", Structure.FIXED_LIMIT),
+    "shortdeck": ("shortdeck", Structure.NO_LIMIT),
+    "6plus": ("shortdeck", Structure.NO_LIMIT),
 }
 
 _STRUCTURE_ALIASES = {

@@ -23,6 +23,7 @@ from croupier.engine.events import (
     PotResult,
     RakeTaken,
 )
+from croupier.engine.split import layer_pots
 
 if TYPE_CHECKING:
     from croupier.engine.state import HandState
@@ -120,7 +121,7 @@ def settle(s: HandState, events: list[Event]) -> None:
     game = s.game
     n = s.n
     out = [s._folded[p] or s._mucked[p] for p in range(n)]
-    pots = build_pots(s._contrib, out)
+    pots, agreed = layer_pots(s, out)  # R-DRAW-5: pots divided by agreement come first
     amounts = [pot.amount for pot in pots]
     rakes = [0] * len(pots)
     points = [0] * n
@@ -161,7 +162,14 @@ def settle(s: HandState, events: list[Event]) -> None:
         won = [0] * n
         amount = amounts[i]
         eligible = pot.eligible
-        if not eligible:
+        if i < agreed:
+            got = split(amount, eligible)
+            for p, chips in got.items():
+                won[p] += chips
+            events.append(
+                PotAwarded(i, "split", amount, eligible, tuple(got[p] for p in eligible), "")
+            )
+        elif not eligible:
             # Nobody left to win this layer (cannot happen in a consistent hand):
             # give each contributor back their chips.
             for p in range(n):

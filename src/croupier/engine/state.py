@@ -38,6 +38,8 @@ from enum import StrEnum
 from random import Random
 from typing import Final
 
+from croupier.engine import split as _split
+from croupier.engine import stud as _stud
 from croupier.engine.actions import Action, ActionKind, LegalActions
 from croupier.engine.cards import Card
 from croupier.engine.errors import ConfigurationError, IllegalActionError, InconsistentStateError
@@ -84,6 +86,8 @@ FL_BET_CAP: Final = 4
 class Phase(StrEnum):
     BETTING = "betting"
     DRAWING = "drawing"
+    SPLIT = "split"
+    """32-Card Draw: a split offer is going round (R-DRAW-5)."""
     SHOWDOWN = "showdown"
     COMPLETE = "complete"
 
@@ -113,6 +117,8 @@ class HandState:
         "_shown",
         "_show_queue",
         "_stacks",
+        "_stud",
+        "_thrown",
         "_up",
         "_values",
         "actor",
@@ -127,6 +133,7 @@ class HandState:
         "phase",
         "raise_inc",
         "result",
+        "split",
         "start_stacks",
         "street",
     )
@@ -145,6 +152,9 @@ class HandState:
     start_stacks: tuple[int, ...]
     nominal_blinds: tuple[int, ...]
     result: HandEnded | None
+    split: _split.SplitOffer | None
+    _stud: int
+    _thrown: list[tuple[Card, ...]]
     _values: dict[int, tuple[int | None, ...]]
     _acted: list[int]
     _aggressor: int
@@ -237,6 +247,14 @@ class HandState:
         to anyone but the power's user)."""
         return self.deck[self.deck_pos : self.deck_pos + count]
 
+    def __eq__(self, other: object) -> bool:
+        """Value equality over every field (tests use it to check refusals change nothing)."""
+        if not isinstance(other, HandState):
+            return NotImplemented
+        return all(getattr(self, k) == getattr(other, k) for k in HandState.__slots__)
+
+    __hash__ = None  # type: ignore[assignment]
+
     def __repr__(self) -> str:
         return (
             f"<HandState {self.game.variant.key} street={self.street} phase={self.phase.value}"
@@ -271,6 +289,7 @@ _LISTS: Final = (
     "_shown",
     "_show_queue",
     "_stacks",
+    "_thrown",
     "_up",
 )
 _SCALARS: Final = tuple(s for s in HandState.__slots__ if s not in _LISTS)
@@ -382,6 +401,9 @@ def start_hand(
     s._dealt_street = 0
     s._reserved = [0] * n
     s._values = {}
+    s._stud = 0
+    s._thrown = [() for _ in range(n)]
+    s.split = None
 
     blinds_t = _default_blinds(game, n) if blinds is None else _as_amounts(blinds, n, "blinds")
     s.nominal_blinds = blinds_t
@@ -437,7 +459,13 @@ def _take(s: HandState, count: int) -> list[Card]:
 def _deal_street(s: HandState, events: list[Event]) -> None:
     street = s.game.variant.streets[s.street]
     s._dealt_street = s.street
-    if street.burn and (street.hole or street.board):
+    if (
+        street.hole
+        and s.game.variant.forced_bets is ForcedBets.ANTE_BRING_IN
+        and _stud.deal_short(s, street, events)
+    ):
+        return
+    if street.burn and (street.hole or street.board or (street.draw and s.deck_pos < len(s.deck))):
         (card,) = _take(s, 1)
         s._burnt.append(card)
         events.append(CardBurnt(card))
@@ -463,6 +491,8 @@ def _open_street(s: HandState, events: list[Event], *, first: bool = False) -> b
     street = s.game.variant.streets[s.street]
     if not first:
         events.append(StreetStarted(s.street, street.name, sum(s._contrib)))
+    if street.hole and s._board and s.game.variant.forced_bets is ForcedBets.ANTE_BRING_IN:
+        return False  # the stud community card: no betting on that round (SPEC §7)
     if street.draw and _count_live(s) > 1:
         s.phase = Phase.DRAWING
         s._draw_queue = [p for p in range(s.n) if not s._folded[p]]
@@ -489,6 +519,8 @@ def _open_betting(s: HandState, *, first: bool = False) -> bool:
     street = game.variant.streets[s.street]
     s._opener = _opener(s, street.opener)
     s.actor = _next_to_act(s, s._opener - 1)
+    if street.opener is Opener.BRING_IN and game.stakes.bring_in and s.actor >= 0:
+        s._stud = _stud.BRING_IN_DUE
     return s.actor >= 0
 
 
@@ -508,6 +540,8 @@ def _opener(s: HandState, rule: Opener) -> int:
         return (holders[-1] + 1) % n if holders else 0
     if rule is Opener.LEFT_OF_BUTTON:
         return 0
+    if rule is Opener.BRING_IN or rule is Opener.BEST_SHOWING:
+        return _stud.opener(s, rule)
     raise ConfigurationError(f"opener rule {rule.value!r} is not supported by this engine yet")
 
 
@@ -645,6 +679,8 @@ def _raise_bounds(s: HandState, p: int) -> tuple[int, int]:
         hi = current + (pot if structure is _PL else pot // 2)
         lo = current + s.raise_inc
         hi = max(hi, lo)
+    if game.variant.forced_bets is ForcedBets.ANTE_BRING_IN:
+        lo, hi = _stud.raise_bounds(s, p, lo, hi)
     if s._pot_limited[p] and structure is not _FL:
         pot_cap = current + sum(s._contrib) + (current - bets[p])
         hi = max(min(hi, pot_cap), lo)
@@ -667,8 +703,12 @@ def legal_actions(s: HandState) -> LegalActions | None:
         return LegalActions(p, can_draw=True, max_discards=min(street.draw, len(s._hole[p])))
     if s.phase is Phase.SHOWDOWN:
         return LegalActions(p, show_or_muck=True)
+    if s.phase is Phase.SPLIT:
+        return LegalActions(p, split_answer=True)
     to_call = s.current_bet - s._bets[p]
     lo, hi = _raise_bounds(s, p)
+    if s._stud == _stud.BRING_IN_DUE:
+        return _stud.legal_bring_in(s, p, lo, hi)
     return LegalActions(
         p,
         can_fold=to_call > 0,
@@ -678,6 +718,7 @@ def legal_actions(s: HandState) -> LegalActions | None:
         can_raise=hi > 0,
         min_raise=lo,
         max_raise=hi,
+        can_offer_split=s.game.variant.split_option and _split.can_offer(s),
     )
 
 
@@ -708,6 +749,8 @@ def apply(s: HandState, action: Action) -> tuple[HandState, list[Event]]:
         if kind is not ActionKind.DRAW:
             raise IllegalActionError("draw_expected", "players are drawing: draw or stand pat")
         _draw_action(new, p, action.cards, events)
+    elif s.phase is Phase.SPLIT:
+        _split.answer(new, p, action, events)
     else:
         if kind is ActionKind.SHOW:
             _show(new, p, events)
@@ -722,6 +765,12 @@ def apply(s: HandState, action: Action) -> tuple[HandState, list[Event]]:
 
 def _bet_action(s: HandState, p: int, action: Action, events: list[Event]) -> None:
     kind = action.kind
+    if kind is ActionKind.OFFER_SPLIT:
+        _split.offer(s, p, events)
+        return
+    if (s._stud or kind is ActionKind.BRING_IN) and _stud.bring_in_turn(s, p, action, events):
+        _after_action(s, p, events)
+        return
     bets, stacks = s._bets, s._stacks
     current = s.current_bet
     to_call = current - bets[p]
@@ -770,13 +819,15 @@ def _bet_action(s: HandState, p: int, action: Action, events: list[Event]) -> No
         paid = amount - bets[p]
         _put(s, p, paid)
         if increment >= s.raise_inc:
-            if s.game.structure is not _FL:
+            if s.game.structure is not _FL or _stud.open_pair_active(s):
                 s.raise_inc = increment
             s.bet_count += 1
         elif s.game.structure is _FL:
             s.bet_count += 1
         s.current_bet = amount
         s._aggressor = p
+        if s._stud:
+            _stud.completed(s, p)
         events.append(Acted(p, kind, amount, paid, stacks[p] == 0))
     else:
         raise IllegalActionError("not_a_betting_action", f"{kind.value} is not a betting action")
@@ -826,6 +877,7 @@ def _end_round(s: HandState, events: list[Event]) -> None:
     from croupier.engine.settle import settle
 
     _return_uncalled(s, events)
+    s._stud = 0
     s._last_aggressor = s._aggressor
     if s.phase is Phase.BETTING and any(s._no_raise):
         s._no_raise = [False] * s.n
@@ -858,9 +910,10 @@ def _draw_action(s: HandState, p: int, discards: tuple[Card, ...], events: list[
         raise IllegalActionError("too_many_discards", f"at most {street.draw} cards may be drawn")
     if len(set(discards)) != len(discards) or any(c not in hole for c in discards):
         raise IllegalActionError("not_your_cards", "discard only cards from your own hand")
-    received = _draw_cards(s, len(discards), exclude=discards)
+    received = _draw_cards(s, len(discards), exclude=(*discards, *s._thrown[p]))
     kept = [c for c in hole if c not in discards]
     s._discards.extend(discards)
+    s._thrown[p] = (*s._thrown[p], *discards)
     up = s._up[p]
     s._hole[p] = (*kept, *received)
     s._up[p] = (*(u for c, u in zip(hole, up, strict=True) if c not in discards),) + (
@@ -881,8 +934,11 @@ def _draw_cards(s: HandState, count: int, exclude: Sequence[Card]) -> list[Card]
     if count <= left:
         return _take(s, count)
     first = _take(s, left) if left else []
-    pool = [c for c in s._discards if c not in exclude]
+    burnt = s.game.variant.reshuffle_burnt
+    pool = [c for c in (*s._discards, *(s._burnt if burnt else ())) if c not in exclude]
     s._discards = [c for c in s._discards if c in exclude]
+    if burnt:
+        s._burnt = [c for c in s._burnt if c in exclude]
     rng = Random(s.entropy * 1_000_003 + s.deck_pos)
     rng.shuffle(pool)
     need = count - left

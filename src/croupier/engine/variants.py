@@ -8,10 +8,10 @@ A :class:`Variant` is a frozen description; the state machine in
 ('omaha', 4, ('omaha_high',))
 >>> [s.name for s in find_variant("holdem").streets]
 ['preflop', 'flop', 'turn', 'river']
->>> find_variant("nope")
+>>> find_variant("nope")  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-croupier.engine.errors.ConfigurationError: unknown variant 'nope'; known: holdem, omaha, omaha8
+croupier.engine.errors.ConfigurationError: unknown variant 'nope'; known: badugi, draw32, ...
 """
 
 from __future__ import annotations
@@ -99,6 +99,14 @@ class Variant:
     no_drop_street: int = 1
     """Index of the street a hand must reach before rake is taken (R-RAKE-2)."""
     aliases: tuple[str, ...] = field(default=())
+    low_showing: bool = False
+    """Stud: razz-style openers (highest up card brings in, lowest showing hand acts first)."""
+    open_pair: bool = False
+    """Stud: an open pair on fourth street allows the big bet (R-BET-4)."""
+    split_option: bool = False
+    """32-Card Draw: the first player after the draw may offer to split (R-DRAW-5)."""
+    reshuffle_burnt: bool = False
+    """Draw games: burnt cards join the discards when the stub runs short (R-DRAW-4)."""
 
     @property
     def hole_cards(self) -> int:
@@ -179,3 +187,6 @@ OMAHA8 = register_variant(
         aliases=("omaha h/l", "omaha hi/lo", "plo8", "o8", "fo/8", "po/8", "omahahl8"),
     )
 )
+
+# Stud, draw, 32-card and short-deck variants register themselves (SPEC §7).
+from croupier.engine import variants_stud_draw as _stud_draw  # noqa: E402, F401
