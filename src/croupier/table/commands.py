@@ -1,0 +1,147 @@
+"""Table commands: small frozen values, each with a client-supplied ``command_id``.
+
+Every command goes through the table actor's mailbox and is answered with a
+:class:`~croupier.table.results.CommandResult`. A repeated ``command_id`` gets the same
+answer and is applied once.
+
+>>> SitDown("c1", "alice", name="Alice", buy_in=200).seat is None
+True
+>>> Act("c2", "alice", "raise", 40).amount
+40
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+__all__ = [
+    "Act",
+    "Command",
+    "Disconnect",
+    "Draw",
+    "Leave",
+    "Reconnect",
+    "Reload",
+    "ShowCards",
+    "SitDown",
+    "SitIn",
+    "SitOut",
+    "UseTimeBank",
+]
+
+ActKind = Literal["fold", "check", "call", "raise"]
+
+
+@dataclass(frozen=True, slots=True)
+class SitDown:
+    """Take ``seat`` (or the first free one) with ``buy_in`` chips (R-SEAT-1).
+
+    ``post_big_blind``: a new player posts a big blind to play at once (``True``) or waits
+    for the big blind (R-SEAT-3)."""
+
+    command_id: str
+    player_id: str
+    name: str = ""
+    buy_in: int = 0
+    seat: int | None = None
+    is_bot: bool = False
+    post_big_blind: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class SitOut:
+    command_id: str
+    player_id: str
+
+
+@dataclass(frozen=True, slots=True)
+class SitIn:
+    """Come back; ``post_blinds`` pays missed blinds now instead of waiting for the big blind."""
+
+    command_id: str
+    player_id: str
+    post_blinds: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class Leave:
+    """Stand up; the chips go back to the account (at the end of the hand if in one)."""
+
+    command_id: str
+    player_id: str
+
+
+@dataclass(frozen=True, slots=True)
+class Reload:
+    """Add ``amount`` chips (busted, or below the maximum buy-in), between hands."""
+
+    command_id: str
+    player_id: str
+    amount: int
+
+
+@dataclass(frozen=True, slots=True)
+class Act:
+    """A betting action: ``fold``, ``check``, ``call`` or ``raise`` to ``amount`` (raise-to
+    total of the round, as in the engine)."""
+
+    command_id: str
+    player_id: str
+    kind: ActKind
+    amount: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Draw:
+    """Discard ``discards`` (card text such as ``"2c7d"``, empty: stand pat)."""
+
+    command_id: str
+    player_id: str
+    discards: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class ShowCards:
+    """At showdown: show (``True``) or muck (``False``)."""
+
+    command_id: str
+    player_id: str
+    show: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class UseTimeBank:
+    command_id: str
+    player_id: str
+
+
+@dataclass(frozen=True, slots=True)
+class Disconnect:
+    """From the connection layer: the player's connection dropped."""
+
+    command_id: str
+    player_id: str
+
+
+@dataclass(frozen=True, slots=True)
+class Reconnect:
+    """From the connection layer: the player is back; the answer carries a snapshot."""
+
+    command_id: str
+    player_id: str
+
+
+Command = (
+    SitDown
+    | SitOut
+    | SitIn
+    | Leave
+    | Reload
+    | Act
+    | Draw
+    | ShowCards
+    | UseTimeBank
+    | Disconnect
+    | Reconnect
+)

@@ -1,0 +1,888 @@
+"""The table itself: seats, the hand loop, clocks and policies, as one synchronous owner.
+
+:class:`Table` holds every mutable thing of a live table and changes it only in
+:meth:`Table.handle` (a command or an internal timer message). It never awaits: the
+asyncio :class:`~croupier.table.actor.TableActor` feeds it one message at a time from its
+mailbox, which makes it the table's only writer. Timers come from the injected
+:class:`~croupier.table.clock.Clock`; when one fires it posts a message through ``wake``
+(the actor's mailbox), so a timeout is handled like any command.
+
+Order of effects for each change: validate (a refusal changes nothing), journal what must
+survive a crash, then publish the events.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+import secrets
+from collections import OrderedDict, deque
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, replace
+from typing import Any, Protocol
+
+from croupier.engine import actions as A
+from croupier.engine.cards import parse_cards
+from croupier.engine.errors import EngineError, IllegalActionError, InconsistentStateError
+from croupier.engine.events import Event, HandEnded
+from croupier.engine.rng import Shuffler, SystemShuffler
+from croupier.engine.state import (
+    HandState,
+    Phase,
+    apply,
+    auto_showdown_action,
+    forbid_raise,
+    legal_actions,
+    protect,
+    start_hand,
+)
+from croupier.engine.views import view
+from croupier.table.bank import Bank, PlayChips
+from croupier.table.button import HandPlan, mark_missed_blinds, plan_hand
+from croupier.table.clock import Clock, TimerHandle
+from croupier.table.commands import (
+    Act,
+    Command,
+    Disconnect,
+    Draw,
+    Leave,
+    Reconnect,
+    Reload,
+    ShowCards,
+    SitDown,
+    SitIn,
+    SitOut,
+    UseTimeBank,
+)
+from croupier.table.config import TableConfig
+from croupier.table.events import (
+    Disconnected,
+    HandBegan,
+    HandSettled,
+    HandVoided,
+    Notice,
+    PlayerLeft,
+    PlayerSeated,
+    Protected,
+    Reconnected,
+    ReloadOffered,
+    SatIn,
+    SatOut,
+    SeatChanged,
+    TableEvent,
+    TableSnapshot,
+    TimeBankUsed,
+    TimedOut,
+    Turn,
+    for_audience,
+)
+from croupier.table.journal import (
+    CashOutDone,
+    CashOutRecord,
+    HandEndRecord,
+    HandStartRecord,
+    HandVoidRecord,
+    Journal,
+    Restarted,
+    SeatsRecord,
+    commit_deck,
+    plan_recovery,
+)
+from croupier.table.results import CommandResult, TableError
+from croupier.table.seating import Seat, first_free, label_bot
+
+__all__ = ["DAY", "Subscription", "Table", "TableCrashed"]
+
+DAY = 86_400.0
+ANSWERS_KEPT = 10_000
+
+
+class TableCrashed(RuntimeError):
+    """Raised by fault injection (tests) to stop a table at a precise point."""
+
+
+class _Rng(Protocol):
+    def choice(self, seq: list[int], /) -> int: ...
+
+    def getrandbits(self, k: int, /) -> int: ...
+
+
+@dataclass(frozen=True, slots=True)
+class _Timeout:
+    token: int
+
+
+@dataclass(frozen=True, slots=True)
+class _StartHand:
+    token: int
+
+
+@dataclass(frozen=True, slots=True)
+class _WindowExpired:
+    player_id: str
+    since: float
+
+
+Message = Command | _Timeout | _StartHand | _WindowExpired
+
+
+class Subscription:
+    """A subscriber: ``player_id`` (``None``: spectator) gets each event redacted for them,
+    through ``callback`` if given, else in the async-friendly ``queue`` (a deque here;
+    the actor exposes an :class:`asyncio.Queue`)."""
+
+    def __init__(self, player_id: str | None, callback: Callable[[TableEvent], Any] | None) -> None:
+        self.player_id = player_id
+        self.callback = callback
+        self.closed = False
+
+    def deliver(self, event: TableEvent) -> None:
+        if not self.closed and self.callback is not None:
+            self.callback(event)
+
+
+class Table:
+    """A live table (see the module docstring). Build it with :meth:`open` or :meth:`restore`."""
+
+    def __init__(
+        self,
+        config: TableConfig,
+        *,
+        clock: Clock,
+        journal: Journal,
+        shuffler: Shuffler | None = None,
+        rng: _Rng | None = None,
+        bank: Bank | None = None,
+        faults: Callable[[str], None] | None = None,
+    ) -> None:
+        shuffler = shuffler if shuffler is not None else SystemShuffler()
+        if not shuffler.live and not config.testing:
+            raise TableError(
+                "shuffler_not_live",
+                "a live table shuffles with the OS CSPRNG (R-CARD-3); set testing=True to use"
+                " a seeded shuffler",
+            )
+        self.config = config
+        self.id = config.table_id
+        self.clock = clock
+        self.journal = journal
+        self.shuffler = shuffler
+        self.rng: _Rng = rng if rng is not None else random.SystemRandom()
+        self.bank: Bank = bank if bank is not None else PlayChips()
+        self.faults = faults
+        self.wake: Callable[[Message], Any] = self.handle
+        self.seats: dict[int, Seat] = {}
+        self.epoch = 0
+        self.version = 0
+        self.history: deque[TableEvent] = deque(maxlen=config.history)
+        self.subscribers: list[Subscription] = []
+        self.hand: HandState | None = None
+        self.hand_no = 0
+        self.plan: HandPlan | None = None
+        self.last_plan: HandPlan | None = None
+        self.hand_record: HandStartRecord | None = None
+        self.button: int | None = None
+        self.protections: dict[str, list[float]] = {}
+        self.deadline: float | None = None
+        self._bank_from: float | None = None
+        self._answers: OrderedDict[str, CommandResult] = OrderedDict()
+        self._tokens = itertools.count(1)
+        self._decision_token = 0
+        self._decision_timer: TimerHandle | None = None
+        self._start_token = 0
+        self._start_timer: TimerHandle | None = None
+        self._refs = itertools.count(1)
+        self.rake_total = 0
+        self._step = 0
+        self._clock_step = -1
+
+    # -- construction ---------------------------------------------------------------------
+
+    @classmethod
+    def open(cls, config: TableConfig, **kwargs: Any) -> Table:
+        """A new empty table (its journal gets the empty seat map)."""
+        table = cls(config, **kwargs)
+        table.journal.append(table.id, SeatsRecord((), "opened"))
+        return table
+
+    @classmethod
+    def restore(cls, config: TableConfig, **kwargs: Any) -> Table:
+        """Restart a table from its journal after a crash (R-CRASH-1).
+
+        The hand that was running (journaled start, no settlement) is voided: every stack
+        is the journaled start stack. Settled hands are never replayed, so nothing is paid
+        twice. Cash-outs journaled but not confirmed are sent again (same ref). Every player
+        comes back disconnected, with the reconnection window running.
+        """
+        table = cls(config, **kwargs)
+        rec = plan_recovery(table.journal.records(table.id))
+        table.epoch = rec.epoch + 1
+        table.journal.append(table.id, Restarted(table.epoch))
+        now = table.clock.now()
+        table.seats = {
+            s.seat: replace(s, disconnected_at=now, leaving=False, post_now=False)
+            for s in rec.seats
+        }
+        table.hand_no = rec.next_hand - 1
+        table.button = rec.button
+        if rec.void is not None:
+            table.journal.append(
+                table.id, HandVoidRecord(rec.void.hand_no, tuple(table.seats.values()), "crash")
+            )
+            stacks = tuple((s.seat, s.stack) for s in table.seats.values())
+            table._publish(HandVoided(rec.void.hand_no, "crash", stacks), hand_no=rec.void.hand_no)
+        for co in rec.pending_cash_outs:
+            table.bank.cash_out(co.player_id, co.amount, co.ref)
+            table.journal.append(table.id, CashOutDone(co.ref))
+        for s in table.seats.values():
+            table._arm_window(s.player_id, now)
+        table._schedule_hand()
+        return table
+
+    # -- entry point ----------------------------------------------------------------------
+
+    def handle(self, msg: Message) -> CommandResult | None:
+        """Apply one command or timer message. Commands get an answer (cached by id)."""
+        if isinstance(msg, _Timeout):
+            if msg.token == self._decision_token and self.hand is not None:
+                self._on_timeout()
+            return None
+        if isinstance(msg, _StartHand):
+            if msg.token == self._start_token:
+                self._start_timer = None
+                self._start_hand()
+            return None
+        if isinstance(msg, _WindowExpired):
+            self._on_window_expired(msg)
+            return None
+        cached = self._answers.get(msg.command_id)
+        if cached is not None:
+            return cached
+        try:
+            data = self._dispatch(msg)
+            result = CommandResult(msg.command_id, True, "ok", "", self.version, data)
+        except (TableError, EngineError) as exc:
+            code = getattr(exc, "code", "refused")
+            result = CommandResult(msg.command_id, False, code, str(exc), self.version, None)
+        self._answers[msg.command_id] = result
+        if len(self._answers) > ANSWERS_KEPT:
+            self._answers.popitem(last=False)
+        return result
+
+    def _dispatch(self, cmd: Command) -> Any:
+        if isinstance(cmd, SitDown):
+            return self._sit_down(cmd)
+        if isinstance(cmd, Act | Draw | ShowCards):
+            return self._act(cmd)
+        if isinstance(cmd, SitOut):
+            return self._sit_out(cmd)
+        if isinstance(cmd, SitIn):
+            return self._sit_in(cmd)
+        if isinstance(cmd, Leave):
+            return self._leave(cmd)
+        if isinstance(cmd, Reload):
+            return self._reload(cmd)
+        if isinstance(cmd, UseTimeBank):
+            return self._use_time_bank(cmd)
+        if isinstance(cmd, Disconnect):
+            return self._disconnect(cmd)
+        if isinstance(cmd, Reconnect):
+            return self._reconnect(cmd)
+        raise TableError("unknown_command", f"not a table command: {cmd!r}")
+
+    # -- helpers --------------------------------------------------------------------------
+
+    def _fault(self, point: str) -> None:
+        if self.faults is not None:
+            self.faults(point)
+
+    def seat_of(self, player_id: str) -> Seat:
+        for seat in self.seats.values():
+            if seat.player_id == player_id:
+                return seat
+        raise TableError("not_seated", f"{player_id} has no seat at this table")
+
+    def _find(self, player_id: str) -> Seat | None:
+        for seat in self.seats.values():
+            if seat.player_id == player_id:
+                return seat
+        return None
+
+    def _position(self, seat: int) -> int | None:
+        if self.hand is None or self.plan is None or seat not in self.plan.seats:
+            return None
+        return self.plan.seats.index(seat)
+
+    def in_hand(self, seat: int) -> bool:
+        """Dealt into the running hand and not folded."""
+        pos = self._position(seat)
+        return pos is not None and self.hand is not None and not self.hand.folded[pos]
+
+    def _set(self, seat: Seat) -> None:
+        self.seats[seat.seat] = seat
+
+    def _seats_tuple(self) -> tuple[Seat, ...]:
+        return tuple(self.seats[s] for s in sorted(self.seats))
+
+    def _ref(self, what: str) -> str:
+        return f"{self.id}:{self.epoch}:{what}:{next(self._refs)}:{secrets.token_hex(4)}"
+
+    def _journal_seats(self, reason: str, cash_outs: tuple[CashOutRecord, ...] = ()) -> None:
+        self.journal.append(self.id, SeatsRecord(self._seats_tuple(), reason, cash_outs))
+
+    # -- events ---------------------------------------------------------------------------
+
+    def _publish(
+        self,
+        data: Event | Notice,
+        *,
+        players: tuple[str, ...] = (),
+        to: str | None = None,
+        hand_no: int | None = None,
+    ) -> TableEvent:
+        self.version += 1
+        number = self.hand_no if hand_no is None else hand_no
+        event = TableEvent(self.version, self.epoch, number, data, players, to)
+        self.history.append(event)
+        for sub in list(self.subscribers):
+            if event.to is not None and event.to != sub.player_id:
+                continue
+            sub.deliver(for_audience(event, sub.player_id))
+        return event
+
+    def _publish_engine(self, events: Iterable[Event]) -> None:
+        players = self.hand_record.players if self.hand_record is not None else ()
+        for e in events:
+            self._publish(e, players=players)
+
+    def subscribe(
+        self,
+        player_id: str | None,
+        callback: Callable[[TableEvent], Any] | None = None,
+        *,
+        since: int | None = None,
+        epoch: int | None = None,
+    ) -> tuple[Subscription, TableSnapshot | list[TableEvent]]:
+        """Subscribe ``player_id`` (``None``: spectator). Returns the subscription and either
+        the events after version ``since`` (redacted) or, if ``since`` is missing, from
+        another epoch or older than the bounded history, a full snapshot."""
+        sub = Subscription(player_id, callback)
+        self.subscribers.append(sub)
+        return sub, self.catch_up(player_id, since, epoch)
+
+    def unsubscribe(self, sub: Subscription) -> None:
+        sub.closed = True
+        if sub in self.subscribers:
+            self.subscribers.remove(sub)
+
+    def catch_up(
+        self, player_id: str | None, since: int | None, epoch: int | None = None
+    ) -> TableSnapshot | list[TableEvent]:
+        """Events after ``since`` for ``player_id``, or a snapshot if they are not all kept."""
+        if since is None or (epoch is not None and epoch != self.epoch) or since > self.version:
+            return self.snapshot(player_id)
+        oldest = self.history[0].version if self.history else self.version + 1
+        if since + 1 < oldest:
+            return self.snapshot(player_id)
+        return [
+            for_audience(e, player_id)
+            for e in self.history
+            if e.version > since and (e.to is None or e.to == player_id)
+        ]
+
+    def snapshot(self, player_id: str | None) -> TableSnapshot:
+        """The table as ``player_id`` (``None``: a spectator) may see it now."""
+        hand_view = None
+        actor_seat = None
+        hand_seats: tuple[int, ...] = ()
+        if self.hand is not None and self.plan is not None and self.hand_record is not None:
+            players = self.hand_record.players
+            pos = players.index(player_id) if player_id in players else None
+            hand_view = view(self.hand, pos)
+            hand_seats = self.plan.seats
+            if self.hand.actor >= 0:
+                actor_seat = self.plan.seats[self.hand.actor]
+        return TableSnapshot(
+            self.id,
+            self.epoch,
+            self.version,
+            self._seats_tuple(),
+            self.button,
+            self.hand_no,
+            hand_seats,
+            hand_view,
+            actor_seat,
+            self.deadline,
+        )
+
+    # -- seating commands -----------------------------------------------------------------
+
+    def _sit_down(self, cmd: SitDown) -> int:
+        cfg = self.config
+        if self._find(cmd.player_id) is not None:
+            raise TableError("already_seated", f"{cmd.player_id} already has a seat here")
+        if cmd.is_bot and not cfg.bots_allowed:
+            raise TableError("bots_not_allowed", "this table does not seat bots")
+        if cmd.seat is not None:
+            if type(cmd.seat) is not int or not 0 <= cmd.seat < cfg.seats:
+                raise TableError("bad_seat", f"seats are 0 to {cfg.seats - 1}, not {cmd.seat!r}")
+            if cmd.seat in self.seats:
+                raise TableError("seat_taken", f"seat {cmd.seat} is taken")
+            number = cmd.seat
+        else:
+            free = first_free(self.seats, cfg.seats)
+            if free is None:
+                raise TableError("table_full", "every seat is taken")
+            number = free
+        self._check_buy_in(cmd.buy_in, 0)
+        if not self.bank.buy_in(cmd.player_id, cmd.buy_in, self._ref("buy-in")):
+            raise TableError(
+                "insufficient_funds", f"{cmd.player_id} cannot buy in for {cmd.buy_in}"
+            )
+        name = cmd.name or cmd.player_id
+        standard = cfg.has_blinds and cfg.rules.button == "standard"
+        seat = Seat(
+            number,
+            cmd.player_id,
+            label_bot(name) if cmd.is_bot else name,
+            cmd.is_bot,
+            cmd.buy_in,
+            waiting_bb=standard,
+            post_now=cmd.post_big_blind,
+            time_bank=float(cfg.rules.time_bank_seconds),
+        )
+        self._set(seat)
+        self._journal_seats("sit_down")
+        self._publish(PlayerSeated(number, seat.player_id, seat.name, seat.is_bot, seat.stack))
+        self._schedule_hand()
+        return number
+
+    def _check_buy_in(self, amount: int, current: int) -> None:
+        cfg = self.config
+        if type(amount) is not int or amount <= 0:
+            raise TableError("bad_amount", f"a buy-in is a positive whole number, not {amount!r}")
+        if current + amount < cfg.min_buy_in:
+            raise TableError(
+                "buy_in_too_small", f"the minimum buy-in is {cfg.min_buy_in} (R-SEAT-1)"
+            )
+        if cfg.buy_in_max and current + amount > cfg.buy_in_max:
+            raise TableError(
+                "buy_in_too_large",
+                f"the maximum is {cfg.buy_in_max} at the table; you may add at most"
+                f" {max(cfg.buy_in_max - current, 0)}",
+            )
+
+    def _sit_out(self, cmd: SitOut) -> None:
+        seat = self.seat_of(cmd.player_id)
+        if seat.sitting_out:
+            raise TableError("already_sitting_out", "already sitting out")
+        self._set(replace(seat, sitting_out=True, post_now=False))
+        self._journal_seats("sit_out")
+        self._publish(SatOut(seat.seat, "requested"))
+
+    def _sit_in(self, cmd: SitIn) -> None:
+        seat = self.seat_of(cmd.player_id)
+        if not seat.sitting_out:
+            raise TableError("not_sitting_out", "not sitting out")
+        if seat.stack <= 0:
+            raise TableError("no_chips", "reload before sitting in (R-SEAT-1)")
+        self._set(replace(seat, sitting_out=False, post_now=cmd.post_blinds))
+        self._journal_seats("sit_in")
+        self._publish(SatIn(seat.seat))
+        self._schedule_hand()
+
+    def _leave(self, cmd: Leave) -> str:
+        seat = self.seat_of(cmd.player_id)
+        if seat.leaving:
+            raise TableError("already_leaving", "already leaving at the end of the hand")
+        if self._position(seat.seat) is not None:
+            self._set(replace(seat, leaving=True))
+            self._publish(SatOut(seat.seat, "leaving"))
+            self._drive()
+            return "after_hand"
+        self._stand_up(seat, "left")
+        self._schedule_hand()
+        return "now"
+
+    def _stand_up(self, seat: Seat, reason: str) -> None:
+        del self.seats[seat.seat]
+        cash: tuple[CashOutRecord, ...] = ()
+        if seat.stack > 0:
+            cash = (CashOutRecord(self._ref("cash-out"), seat.player_id, seat.stack),)
+        self._journal_seats(reason, cash)
+        for co in cash:
+            self.bank.cash_out(co.player_id, co.amount, co.ref)
+            self.journal.append(self.id, CashOutDone(co.ref))
+        self._publish(PlayerLeft(seat.seat, seat.player_id, seat.stack, reason))
+
+    def _reload(self, cmd: Reload) -> int:
+        seat = self.seat_of(cmd.player_id)
+        if self._position(seat.seat) is not None:
+            raise TableError("in_hand", "reload between hands")
+        if self.config.buy_in_max and seat.stack >= self.config.buy_in_max:
+            raise TableError("at_max", "the stack is already at the maximum buy-in")
+        self._check_buy_in(cmd.amount, seat.stack)
+        if not self.bank.buy_in(cmd.player_id, cmd.amount, self._ref("reload")):
+            raise TableError("insufficient_funds", f"{cmd.player_id} cannot add {cmd.amount}")
+        new = replace(seat, stack=seat.stack + cmd.amount, busted=False)
+        if seat.busted:
+            new = replace(new, sitting_out=False)
+        self._set(new)
+        self._journal_seats("reload")
+        self._publish(SeatChanged(new, "reload"))
+        if seat.busted:
+            self._publish(SatIn(seat.seat))
+        self._schedule_hand()
+        return new.stack
+
+    # -- connections ------------------------------------------------------------------------
+
+    def _disconnect(self, cmd: Disconnect) -> float:
+        seat = self.seat_of(cmd.player_id)
+        if not seat.connected:
+            raise TableError("already_disconnected", "already disconnected")
+        now = self.clock.now()
+        self._set(replace(seat, disconnected_at=now))
+        rules = self.config.rules
+        self._arm_window(seat.player_id, now)
+        until = now + rules.reconnect_seconds
+        self._publish(Disconnected(seat.seat, self._policy(seat.player_id), until))
+        self._drive()
+        return until
+
+    def _arm_window(self, player_id: str, since: float) -> None:
+        when = since + self.config.rules.reconnect_seconds
+        self.clock.call_at(when, lambda: self.wake(_WindowExpired(player_id, since)))
+
+    def _reconnect(self, cmd: Reconnect) -> TableSnapshot:
+        seat = self._find(cmd.player_id)
+        if seat is None:
+            raise TableError(
+                "seat_lost", "no seat to return to (the reconnection window has passed)"
+            )
+        if not seat.connected:
+            self._set(replace(seat, disconnected_at=None))
+            self._publish(Reconnected(seat.seat))
+        return self.snapshot(cmd.player_id)
+
+    def _on_window_expired(self, msg: _WindowExpired) -> None:
+        seat = self._find(msg.player_id)
+        if seat is None or seat.disconnected_at != msg.since:
+            return
+        if self._position(seat.seat) is not None:
+            self._set(replace(seat, leaving=True))
+            self._drive()
+            return
+        self._stand_up(seat, "disconnected")
+
+    def _policy(self, player_id: str) -> str:
+        """The disconnection policy that applies to ``player_id`` now (R-TIME-2)."""
+        rules = self.config.rules
+        if (
+            rules.disconnection == "all_in_protection"
+            and self._protections_used(player_id) >= rules.all_in_protections_per_day
+        ):
+            return "fold"
+        return rules.disconnection
+
+    def _protections_used(self, player_id: str) -> int:
+        now = self.clock.now()
+        recent = [t for t in self.protections.get(player_id, []) if t > now - DAY]
+        self.protections[player_id] = recent
+        return len(recent)
+
+    # -- the hand loop --------------------------------------------------------------------
+
+    def _schedule_hand(self) -> None:
+        if self.hand is not None or self._start_timer is not None:
+            return
+        if sum(1 for s in self.seats.values() if s.ready()) < 2:
+            return
+        self._start_token = next(self._tokens)
+        token = self._start_token
+        when = self.clock.now() + self.config.between_hands_seconds
+        self._start_timer = self.clock.call_at(when, lambda: self.wake(_StartHand(token)))
+
+    def _start_hand(self) -> None:
+        if self.hand is not None:
+            return
+        cfg = self.config
+        game = cfg.game
+        blinds = (game.stakes.small_blind, game.stakes.big_blind) if cfg.has_blinds else None
+        prev_dealt = frozenset(self.last_plan.seats) if self.last_plan is not None else None
+        plan = plan_hand(
+            self.seats,
+            cfg.seats,
+            prev_button=self.button,
+            prev_dealt=prev_dealt,
+            mode=cfg.rules.button,
+            blinds=blinds,
+            rng=self.rng,
+        )
+        if plan is None:
+            return
+        seats = mark_missed_blinds(self.seats, cfg.seats, prev=self.last_plan, plan=plan)
+        for s in plan.seats:
+            seats[s] = replace(
+                seats[s], waiting_bb=False, owes_bb=False, owes_sb=False, post_now=False
+            )
+        self.seats = seats
+        self.hand_no += 1
+        self.button = plan.button
+        deck = self.shuffler.shuffle(game.variant.deck)
+        salt = secrets.token_bytes(16)
+        entropy = self.rng.getrandbits(32)
+        players = tuple(self.seats[s].player_id for s in plan.seats)
+        stacks = tuple(self.seats[s].stack for s in plan.seats)
+        record = HandStartRecord(
+            self.hand_no,
+            self._seats_tuple(),
+            plan.seats,
+            players,
+            stacks,
+            plan.button,
+            commit_deck(deck, salt),
+            tuple(deck),
+            salt,
+            entropy,
+        )
+        self.journal.append(self.id, record)
+        self.hand_record = record
+        self.plan = plan
+        self._fault("hand_journaled")
+        try:
+            state, events = start_hand(
+                game, stacks, deck, blinds=plan.blinds, dead=plan.dead, entropy=entropy
+            )
+        except InconsistentStateError as exc:
+            self._void(f"misdeal: {exc}")
+            return
+        self.hand = state
+        self._publish(
+            HandBegan(
+                self.hand_no,
+                plan.button,
+                plan.seats,
+                players,
+                plan.blinds or (),
+                plan.dead or (),
+                record.commitment,
+            )
+        )
+        self._after_engine(state, events)
+
+    def _engine(self, fn: Callable[[], tuple[HandState, list[Event]]]) -> bool:
+        """Run an engine transition; an inconsistency voids the hand (R-CARD-5). Returns
+        whether the hand goes on."""
+        try:
+            state, events = fn()
+        except InconsistentStateError as exc:
+            self._void(f"inconsistent state: {exc}")
+            return False
+        self._after_engine(state, events)
+        return True
+
+    def _after_engine(self, state: HandState, events: list[Event]) -> None:
+        self.hand = state
+        self._step += 1
+        self._fault("engine_applied")
+        if state.is_over:
+            self._settle(state, events)
+            return
+        self._publish_engine(events)
+        self._drive()
+
+    def _settle(self, state: HandState, events: list[Event]) -> None:
+        assert self.plan is not None and state.result is not None
+        result: HandEnded = state.result
+        for pos, s in enumerate(self.plan.seats):
+            self._set(replace(self.seats[s], stack=result.stacks[pos]))
+        self.journal.append(
+            self.id,
+            HandEndRecord(self.hand_no, self._seats_tuple(), result.stacks, result.rake),
+        )
+        self._fault("settled_journaled")
+        self.rake_total += result.rake
+        self._publish_engine(events)
+        stacks = tuple((s, result.stacks[pos]) for pos, s in enumerate(self.plan.seats))
+        self._publish(HandSettled(self.hand_no, stacks, result.rake))
+        self._fault("settled_published")
+        self._end_hand()
+
+    def _void(self, reason: str) -> None:
+        """Void the running hand: stacks stay at the journaled start (they were never
+        changed during the hand), and the voiding is journaled, then published."""
+        assert self.plan is not None
+        self.journal.append(self.id, HandVoidRecord(self.hand_no, self._seats_tuple(), reason))
+        stacks = tuple((s, self.seats[s].stack) for s in self.plan.seats if s in self.seats)
+        self._publish(HandVoided(self.hand_no, reason, stacks))
+        self._end_hand()
+
+    def _end_hand(self) -> None:
+        plan = self.plan
+        self._cancel_decision()
+        self.hand = None
+        self.plan = None
+        self.last_plan = plan
+        cfg = self.config
+        for s in list(plan.seats if plan else ()):
+            seat = self.seats.get(s)
+            if seat is None:
+                continue
+            if seat.leaving:
+                self._stand_up(seat, "left" if seat.connected else "disconnected")
+            elif seat.stack == 0 and not seat.busted:
+                self._set(replace(seat, busted=True, sitting_out=True))
+                self._publish(SatOut(s, "busted"))
+                high = cfg.buy_in_max or 0
+                self._publish(
+                    ReloadOffered(s, seat.player_id, cfg.min_buy_in, high), to=seat.player_id
+                )
+        self._schedule_hand()
+
+    # -- decisions --------------------------------------------------------------------------
+
+    def _cancel_decision(self) -> None:
+        if self._decision_timer is not None:
+            self._decision_timer.cancel()
+        self._decision_timer = None
+        self._decision_token = 0
+        self.deadline = None
+        self._bank_from = None
+
+    def _drive(self) -> None:
+        """Let automatic decisions happen (disconnected or leaving players), then start the
+        clock for the player to act."""
+        state = self.hand
+        if state is None or state.is_over or self.plan is None:
+            return
+        pos = state.actor
+        if pos < 0:
+            return
+        seat = self.seats[self.plan.seats[pos]]
+        if seat.leaving:
+            self._auto(pos, "leaving", protect_ok=False)
+            return
+        if not seat.connected:
+            policy = self._policy(seat.player_id)
+            if policy in ("fold", "all_in_protection"):
+                self._auto(pos, f"disconnected ({policy})", protect_ok=policy != "fold")
+                return
+        self._start_clock(pos, seat)
+
+    def _start_clock(self, pos: int, seat: Seat) -> None:
+        state = self.hand
+        assert state is not None and self.hand_record is not None
+        rules = self.config.rules
+        if self._decision_token and self._clock_step == self._step:
+            return  # this decision's clock is already running
+        self._cancel_decision()
+        self._clock_step = self._step
+        seconds = rules.draw_clock_seconds if state.phase is Phase.DRAWING else rules.clock_seconds
+        self.deadline = self.clock.now() + seconds
+        self._arm_decision()
+        # the view (with the legal actions) is redacted away for all but the actor
+        self._publish(
+            Turn(seat.seat, seat.player_id, pos, state.phase.value, self.deadline, view(state, pos))
+        )
+
+    def _arm_decision(self) -> None:
+        assert self.deadline is not None
+        if self._decision_timer is not None:
+            self._decision_timer.cancel()
+        self._decision_token = next(self._tokens)
+        token = self._decision_token
+        self._decision_timer = self.clock.call_at(self.deadline, lambda: self.wake(_Timeout(token)))
+
+    def _on_timeout(self) -> None:
+        state = self.hand
+        if state is None or self.plan is None or state.actor < 0:
+            return
+        pos = state.actor
+        seat = self.seats[self.plan.seats[pos]]
+        if self._bank_from is not None:
+            self._set(replace(seat, time_bank=0.0))
+        self._auto(pos, "timeout", protect_ok=False)
+
+    def _auto(self, pos: int, reason: str, *, protect_ok: bool) -> None:
+        """The automatic decision: check if legal else fold (R-TIME-1); stand pat and no
+        raise next round at a draw (R-DRAW-2); the usual choice at showdown; all-in
+        protection for a disconnected player with chips in (R-TIME-2)."""
+        state = self.hand
+        assert state is not None and self.plan is not None
+        seat = self.seats[self.plan.seats[pos]]
+        self._cancel_decision()
+        if state.phase is Phase.DRAWING:
+            penalised = forbid_raise(state, pos) if reason == "timeout" else state
+            action = A.draw(pos, ())
+            self._publish(TimedOut(seat.seat, "stand_pat", reason))
+            self._engine(lambda: apply(penalised, action))
+            return
+        if state.phase is Phase.SHOWDOWN:
+            action = auto_showdown_action(state)
+            self._publish(TimedOut(seat.seat, action.kind.value, reason))
+            self._engine(lambda: apply(state, action))
+            return
+        if (
+            protect_ok
+            and state.contributions[pos] > 0
+            and state.stacks[pos] > 0
+            and not state.protected[pos]
+        ):
+            used = self.protections.setdefault(seat.player_id, [])
+            used.append(self.clock.now())
+            self._publish(Protected(seat.seat, self._protections_used(seat.player_id)))
+            self._engine(lambda: protect(state, pos))
+            return
+        legal = legal_actions(state)
+        action = A.check(pos) if legal is not None and legal.can_check else A.fold(pos)
+        self._publish(TimedOut(seat.seat, action.kind.value, reason))
+        self._engine(lambda: apply(state, action))
+
+    def _use_time_bank(self, cmd: UseTimeBank) -> float:
+        seat = self.seat_of(cmd.player_id)
+        pos = self._position(seat.seat)
+        state = self.hand
+        if state is None or pos is None or state.actor != pos or self.deadline is None:
+            raise TableError("not_your_turn", "the time bank is used on your turn")
+        if self._bank_from is not None:
+            raise TableError("time_bank_in_use", "the time bank is already running")
+        if seat.time_bank <= 0:
+            raise TableError("no_time_bank", "the time bank is empty")
+        self._bank_from = self.deadline
+        self.deadline += seat.time_bank
+        self._arm_decision()
+        self._publish(TimeBankUsed(seat.seat, self.deadline))
+        return self.deadline
+
+    def _act(self, cmd: Act | Draw | ShowCards) -> None:
+        seat = self.seat_of(cmd.player_id)
+        state = self.hand
+        pos = self._position(seat.seat)
+        if state is None or pos is None:
+            raise TableError("not_in_hand", "you are not in a hand")
+        if state.actor != pos:
+            raise IllegalActionError("not_your_turn", "it is not your turn")
+        if isinstance(cmd, Act):
+            makers = {"fold": A.fold, "check": A.check, "call": A.call}
+            if cmd.kind == "raise":
+                action = A.raise_to(pos, cmd.amount)
+            elif cmd.kind in makers:
+                action = makers[cmd.kind](pos)
+            else:
+                raise TableError("bad_action", f"unknown action {cmd.kind!r}")
+        elif isinstance(cmd, Draw):
+            action = A.draw(pos, parse_cards(cmd.discards) if cmd.discards else ())
+        else:
+            action = A.show(pos) if cmd.show else A.muck(pos)
+        try:
+            new, events = apply(state, action)
+        except InconsistentStateError as exc:
+            self._void(f"inconsistent state: {exc}")
+            return
+        if self._bank_from is not None:
+            used = max(0.0, self.clock.now() - self._bank_from)
+            self._set(replace(seat, time_bank=max(0.0, seat.time_bank - used)))
+        self._cancel_decision()
+        self._fault("before_apply")
+        self._after_engine(new, events)
