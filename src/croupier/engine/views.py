@@ -25,6 +25,7 @@ from dataclasses import dataclass, replace
 from croupier.engine.actions import LegalActions
 from croupier.engine.cards import Card
 from croupier.engine.events import CardBurnt, Drew, Event, HoleDealt
+from croupier.engine.naiko import Peeked
 from croupier.engine.state import HandState, legal_actions
 
 __all__ = ["PlayerView", "TableView", "redact", "redact_all", "view"]
@@ -39,6 +40,8 @@ def redact(event: Event, audience: int | None) -> Event:
         return replace(event, cards=cards)
     if isinstance(event, CardBurnt):
         return replace(event, card=None) if event.card is not None else event
+    if isinstance(event, Peeked):
+        return event if event.player == audience else replace(event, card=None)
     if isinstance(event, Drew) and event.player != audience:
         return replace(
             event,
