@@ -305,7 +305,7 @@ def _unrolled_clone() -> object:
     return namespace["_clone"]
 
 
-HandState._clone = _unrolled_clone()  # type: ignore[method-assign]
+HandState._clone = _unrolled_clone()  # type: ignore[method-assign,assignment]
 
 
 # -- starting a hand ------------------------------------------------------------------
