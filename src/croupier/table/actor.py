@@ -138,14 +138,10 @@ class TableActor:
         epoch: int | None = None,
     ) -> EventStream:
         """Subscribe ``player_id`` (``None``: spectator): events arrive redacted for them in
-        the stream's queue (and to ``callback`` if given). ``stream.initial`` holds the
+        the stream's queue, or to ``callback`` if given. ``stream.initial`` holds the
         events after ``since`` or a snapshot (R-TIME-3 resync)."""
         stream = EventStream(self, player_id)
-
-        def deliver(event: TableEvent) -> None:
-            stream.queue.put_nowait(event)
-            if callback is not None:
-                callback(event)
+        deliver = callback if callback is not None else stream.queue.put_nowait
 
         stream.subscription, stream.initial = self.table.subscribe(
             player_id, deliver, since=since, epoch=epoch
