@@ -524,19 +524,31 @@ def _open_betting(s: HandState, *, first: bool = False) -> bool:
     return s.actor >= 0
 
 
+def _bb_position(n: int) -> int:
+    """The big blind's position: 1 with three players or more, 0 heads-up (R-POS-1)."""
+    return 0 if n == 2 else 1
+
+
 def _opener(s: HandState, rule: Opener) -> int:
     n = s.n
     if rule is Opener.BLINDS:
         blinds = s.nominal_blinds
         if any(blinds):
             top = max(blinds)
-            last = max(p for p in range(n) if blinds[p] == top)
-            return (last + 1) % n
+            holders = [p for p in range(n) if blinds[p] == top]
+            # A straddle (a blind above the big blind) moves the first action past the last
+            # straddler; a live big blind posted out of position by a new or returning
+            # player (R-SEAT-3) does not: the player after the big blind's seat opens.
+            if top <= s.game.stakes.big_blind and _bb_position(n) in holders:
+                return (_bb_position(n) + 1) % n
+            return (holders[-1] + 1) % n
         return 0
     if rule is Opener.AFTER_BIG_BLIND:
         blinds = s.nominal_blinds
         bb = s.game.stakes.big_blind
         holders = [p for p in range(n) if blinds[p] == bb and bb]
+        if _bb_position(n) in holders:
+            return (_bb_position(n) + 1) % n
         return (holders[-1] + 1) % n if holders else 0
     if rule is Opener.LEFT_OF_BUTTON:
         return 0
