@@ -1,0 +1,158 @@
+"""The two database adapters behind one interface: SQLite (default, embedded) and PostgreSQL.
+
+They differ only in how a writing transaction excludes the others:
+
+- **SQLite** starts every transaction with ``BEGIN IMMEDIATE`` (the database write lock is
+  taken at once, so a read-check-write sequence cannot interleave with another writer), in
+  WAL mode with ``synchronous=FULL`` and a busy timeout.
+- **PostgreSQL** (psycopg 3) runs at READ COMMITTED and locks the rows it is about to
+  change with ``SELECT … FOR UPDATE``, always in ascending id order (no deadlocks between
+  transfers). Serialization failures and deadlocks are retried.
+
+>>> backend_for("sqlite:///croupier.sqlite3").name
+'sqlite'
+>>> backend_for("postgresql://u@127.0.0.1:5432/db").driver_url("postgresql://u@h/db")
+'postgresql+psycopg://u@h/db'
+>>> backend_for("mysql://x")
+Traceback (most recent call last):
+...
+croupier.store.errors.UnsupportedDatabaseError: unsupported database URL 'mysql://x': use sqlite:///path or postgresql://…
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+import sqlalchemy as sa
+from sqlalchemy import event
+from sqlalchemy.dialects import postgresql as pg_dialect
+from sqlalchemy.dialects import sqlite as sqlite_dialect
+from sqlalchemy.engine import Engine
+from sqlalchemy.pool import StaticPool
+
+from croupier.store.errors import UnsupportedDatabaseError
+
+__all__ = ["Backend", "PostgresBackend", "SqliteBackend", "backend_for"]
+
+
+class Backend(Protocol):
+    """What differs between the databases."""
+
+    @property
+    def name(self) -> str:
+        """``sqlite`` or ``postgresql``."""
+        ...
+
+    def driver_url(self, url: str) -> str:
+        """The SQLAlchemy URL with the driver this adapter uses."""
+        ...
+
+    def create_engine(self, url: str) -> Engine:
+        """A configured engine for ``url``."""
+        ...
+
+    def lock(self, stmt: sa.Select[Any]) -> sa.Select[Any]:
+        """``stmt`` made to lock the rows it reads until the transaction ends."""
+        ...
+
+    def insert_ignore(self, table: sa.Table) -> Any:
+        """An ``INSERT … ON CONFLICT DO NOTHING`` on ``table``."""
+        ...
+
+    def is_retryable(self, exc: BaseException) -> bool:
+        """Whether a failed transaction may simply be run again."""
+        ...
+
+
+@dataclass(frozen=True, slots=True)
+class SqliteBackend:
+    """SQLite: ``BEGIN IMMEDIATE`` transactions, WAL, foreign keys, busy timeout."""
+
+    name: str = "sqlite"
+    busy_timeout_ms: int = 30_000
+
+    def driver_url(self, url: str) -> str:
+        return url
+
+    def create_engine(self, url: str) -> Engine:
+        memory = url in ("sqlite://", "sqlite:///:memory:")
+        if memory:
+            engine = sa.create_engine(
+                url, poolclass=StaticPool, connect_args={"check_same_thread": False}
+            )
+        else:
+            engine = sa.create_engine(
+                url, connect_args={"timeout": self.busy_timeout_ms / 1000}, pool_size=8
+            )
+        busy = self.busy_timeout_ms
+
+        @event.listens_for(engine, "connect")
+        def _on_connect(dbapi_connection: Any, _record: Any) -> None:
+            dbapi_connection.isolation_level = None  # we issue BEGIN ourselves
+            cursor = dbapi_connection.cursor()
+            cursor.execute("PRAGMA foreign_keys=ON")
+            cursor.execute(f"PRAGMA busy_timeout={busy}")
+            if not memory:
+                cursor.execute("PRAGMA journal_mode=WAL")
+                cursor.execute("PRAGMA synchronous=FULL")
+            cursor.close()
+
+        @event.listens_for(engine, "begin")
+        def _on_begin(conn: sa.Connection) -> None:
+            conn.exec_driver_sql("BEGIN IMMEDIATE")
+
+        return engine
+
+    def lock(self, stmt: sa.Select[Any]) -> sa.Select[Any]:
+        return stmt  # BEGIN IMMEDIATE already holds the database write lock
+
+    def insert_ignore(self, table: sa.Table) -> Any:
+        return sqlite_dialect.insert(table).on_conflict_do_nothing()
+
+    def is_retryable(self, exc: BaseException) -> bool:
+        text = str(exc).lower()
+        return isinstance(exc, sa.exc.OperationalError) and (
+            "database is locked" in text or "busy" in text
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class PostgresBackend:
+    """PostgreSQL through psycopg 3: row locks with ``FOR UPDATE``; retries on 40001/40P01."""
+
+    name: str = "postgresql"
+
+    def driver_url(self, url: str) -> str:
+        scheme, sep, rest = url.partition("://")
+        if scheme in ("postgresql", "postgres"):
+            scheme = "postgresql+psycopg"
+        return f"{scheme}{sep}{rest}"
+
+    def create_engine(self, url: str) -> Engine:
+        return sa.create_engine(
+            self.driver_url(url), pool_size=8, max_overflow=16, pool_pre_ping=True
+        )
+
+    def lock(self, stmt: sa.Select[Any]) -> sa.Select[Any]:
+        return stmt.with_for_update()
+
+    def insert_ignore(self, table: sa.Table) -> Any:
+        return pg_dialect.insert(table).on_conflict_do_nothing()
+
+    def is_retryable(self, exc: BaseException) -> bool:
+        orig = getattr(exc, "orig", None)
+        return getattr(orig, "sqlstate", None) in ("40001", "40P01")
+
+
+def backend_for(url: str) -> Backend:
+    """The adapter for a database URL (``sqlite://…`` or ``postgresql://…``)."""
+    scheme = url.partition("://")[0].lower()
+    base = scheme.partition("+")[0]
+    if base == "sqlite":
+        return SqliteBackend()
+    if base in ("postgresql", "postgres"):
+        return PostgresBackend()
+    raise UnsupportedDatabaseError(
+        f"unsupported database URL {url!r}: use sqlite:///path or postgresql://…"
+    )

@@ -1,0 +1,103 @@
+"""Connections, transactions with retry, and programmatic Alembic migrations.
+
+>>> db = Database.open("sqlite://")
+>>> db.migrate()
+'0001'
+>>> db.run(lambda conn: conn.exec_driver_sql("SELECT count(*) FROM users").scalar_one())
+0
+>>> db.close()
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TypeVar
+
+import sqlalchemy as sa
+from alembic import command
+from alembic.config import Config
+from alembic.runtime.migration import MigrationContext
+from sqlalchemy.engine import Engine
+
+from croupier.store.backends import Backend, backend_for
+
+__all__ = ["DEFAULT_URL", "ENV_URL", "Clock", "Database", "default_url", "now_ms"]
+
+T = TypeVar("T")
+
+#: The default database: a SQLite file in the working directory.
+DEFAULT_URL = "sqlite:///croupier.sqlite3"
+#: The environment variable that overrides :data:`DEFAULT_URL`.
+ENV_URL = "CROUPIER_DATABASE_URL"
+
+#: A clock is any function returning the current time in seconds since the Unix epoch.
+Clock = Callable[[], float]
+
+MIGRATIONS = Path(__file__).resolve().parent / "migrations"
+
+
+def default_url() -> str:
+    """``$CROUPIER_DATABASE_URL`` or :data:`DEFAULT_URL`."""
+    return os.environ.get(ENV_URL) or DEFAULT_URL
+
+
+def now_ms(clock: Clock) -> int:
+    """The clock's time in integer milliseconds.
+
+    >>> now_ms(lambda: 12.3456)
+    12346
+    """
+    return round(clock() * 1000)
+
+
+@dataclass(frozen=True, slots=True)
+class Database:
+    """An engine, the adapter for its dialect, and the transaction runner."""
+
+    url: str
+    backend: Backend
+    engine: Engine
+    retries: int = 8
+
+    @classmethod
+    def open(cls, url: str) -> Database:
+        """Connect to ``url`` (nothing is created until :meth:`migrate`)."""
+        backend = backend_for(url)
+        return cls(url=url, backend=backend, engine=backend.create_engine(url))
+
+    def run(self, work: Callable[[sa.Connection], T]) -> T:
+        """Run ``work`` in one transaction (retried on lock timeouts and deadlocks).
+
+        ``work`` may be run more than once, so it must have no effect outside the database.
+        """
+        attempt = 0
+        while True:
+            try:
+                with self.engine.begin() as conn:
+                    return work(conn)
+            except sa.exc.DBAPIError as exc:
+                attempt += 1
+                if attempt > self.retries or not self.backend.is_retryable(exc):
+                    raise
+                time.sleep(min(0.5, 0.01 * 2**attempt))
+
+    def migrate(self) -> str:
+        """Bring the schema to the newest revision; returns it. Safe to run concurrently."""
+        config = Config()
+        config.set_main_option("script_location", str(MIGRATIONS))
+        with self.engine.begin() as conn:
+            if self.backend.name == "postgresql":
+                # One migrator at a time across processes.
+                conn.exec_driver_sql("SELECT pg_advisory_xact_lock(7263519)")
+            config.attributes["connection"] = conn
+            command.upgrade(config, "head")
+            revision = MigrationContext.configure(conn).get_current_revision()
+        return str(revision)
+
+    def close(self) -> None:
+        """Close every pooled connection."""
+        self.engine.dispose()

@@ -1,0 +1,321 @@
+"""The table journal in SQL (R-CRASH-1): :class:`SqlJournal` implements the table's
+:class:`croupier.table.journal.Journal` port.
+
+Every record is appended to ``table_journal`` in its own committed transaction, so
+``append`` returns only once the record is durable (the actor publishes after that).
+Hand boundaries are also kept in ``hands`` (one row per hand: the seats and starting
+stacks, the button, the deck commitment, the deck and salt for later verification, and
+the status ``open`` → ``settled`` | ``void``), which is what recovery and the audit read.
+
+With a ledger, a hand's settlement moves chips between the players' table escrow
+sub-accounts (and the rake to the house) **in the same transaction** as the settlement
+record: a hand is either settled in both the journal and the ledger, or in neither. A
+voided (or interrupted, then voided) hand moved nothing, so every escrow is exactly what
+it was at the hand's start. Appending the end of an already settled hand is a no-op: no
+hand is ever paid twice.
+
+>>> from croupier.store.db import Database
+>>> from croupier.table.journal import SeatsRecord
+>>> from croupier.table.seating import Seat
+>>> db = Database.open("sqlite://"); _ = db.migrate()
+>>> journal = SqlJournal(db, clock=lambda: 0.0)
+>>> journal.append("t1", SeatsRecord((Seat(0, "7", stack=100),), "sit"))
+>>> journal.records("t1")[0].seats[0].stack
+100
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import typing
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import sqlalchemy as sa
+
+from croupier.engine.cards import Card
+from croupier.store.db import Clock, Database, now_ms
+from croupier.store.errors import NotFoundError, StoreError
+from croupier.store.ledger import (
+    HOUSE_RAKE,
+    Ledger,
+    LedgerAccount,
+    Transfer,
+    settlement_legs,
+)
+from croupier.store.schema import hands, table_journal
+from croupier.table import journal as table_journal_module
+from croupier.table.journal import HandEndRecord, HandStartRecord, HandVoidRecord, Record
+from croupier.table.seating import Seat
+
+__all__ = ["SqlJournal", "decode_record", "encode_record", "user_id_of"]
+
+
+def _registry() -> dict[str, type[Any]]:
+    """Every dataclass the journal may hold, by class name (follows the table's module)."""
+    found: dict[str, type[Any]] = {"Seat": Seat}
+    for value in vars(table_journal_module).values():
+        if isinstance(value, type) and dataclasses.is_dataclass(value):
+            found[value.__name__] = value
+    for cls in typing.get_args(Record):
+        found[cls.__name__] = cls
+    return found
+
+
+_TYPES = _registry()
+
+
+def user_id_of(player_id: str) -> int:
+    """The default mapping of a table's player id to an account id: the id itself.
+
+    >>> user_id_of("42")
+    42
+    """
+    try:
+        value = int(player_id)
+    except ValueError:
+        raise StoreError(
+            "unknown_player", f"player {player_id!r} has no account to settle against"
+        ) from None
+    if value <= 0:
+        raise StoreError("unknown_player", f"player {player_id!r} has no account")
+    return value
+
+
+def _encode(value: Any) -> Any:
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        body = {f.name: _encode(getattr(value, f.name)) for f in dataclasses.fields(value)}
+        return {"__type__": type(value).__name__, **body}
+    if isinstance(value, bytes):
+        return {"__bytes__": value.hex()}
+    if isinstance(value, tuple | list):
+        if value and all(isinstance(v, Card) for v in value):
+            return {"__cards__": [int(v) for v in value]}
+        return [_encode(v) for v in value]
+    if value is None or isinstance(value, bool | int | float | str):
+        return value
+    raise StoreError("unknown_record", f"cannot journal a {type(value).__name__}")
+
+
+def _decode(value: Any) -> Any:
+    if isinstance(value, list):
+        return tuple(_decode(v) for v in value)
+    if isinstance(value, dict):
+        if "__bytes__" in value:
+            return bytes.fromhex(value["__bytes__"])
+        if "__cards__" in value:
+            return tuple(Card(n) for n in value["__cards__"])
+        name = value.get("__type__")
+        cls = _TYPES.get(name) if isinstance(name, str) else None
+        if cls is None:
+            raise StoreError("unknown_record", f"unknown journal record type {name!r}")
+        known = {f.name for f in dataclasses.fields(cls)}
+        return cls(**{k: _decode(v) for k, v in value.items() if k in known})
+    return value
+
+
+def encode_record(record: Record) -> tuple[str, dict[str, Any]]:
+    """A record as (type, JSON body).
+
+    >>> from croupier.table.journal import HandVoidRecord
+    >>> encode_record(HandVoidRecord(3, (), "misdeal"))
+    ('HandVoidRecord', {'__type__': 'HandVoidRecord', 'hand_no': 3, 'seats': [], 'reason': 'misdeal'})
+    """
+    if type(record).__name__ not in _TYPES:
+        raise StoreError("unknown_record", f"cannot journal {type(record).__name__}")
+    body = _encode(record)
+    assert isinstance(body, dict)
+    return type(record).__name__, body
+
+
+def decode_record(kind: str, body: dict[str, Any]) -> Record:
+    """The inverse of :func:`encode_record`."""
+    record = _decode({**body, "__type__": kind})
+    return record  # type: ignore[no-any-return]
+
+
+class SqlJournal:
+    """The table journal on SQLite or PostgreSQL, optionally settling hands in the ledger.
+
+    ``user_of`` maps a table's player id to the account whose escrow holds their chips;
+    ``rake_account`` says where a table's rake (or arcade levy) goes.
+    """
+
+    def __init__(
+        self,
+        db: Database,
+        clock: Clock,
+        *,
+        ledger: Ledger | None = None,
+        user_of: Callable[[str], int] = user_id_of,
+        rake_account: Callable[[str], LedgerAccount] = lambda _table: HOUSE_RAKE,
+    ) -> None:
+        self._db = db
+        self._clock = clock
+        self._ledger = ledger
+        self._user_of = user_of
+        self._rake_account = rake_account
+
+    def append(self, table_id: str, record: Record) -> None:
+        """Write ``record`` durably (and settle or void the hand it closes)."""
+        if not isinstance(table_id, str) or not 0 < len(table_id) <= 100:
+            raise StoreError("invalid_table_id", "a table id is 1 to 100 characters")
+        kind, body = encode_record(record)
+        self._db.run(lambda conn: self._append(conn, table_id, record, kind, body))
+
+    def _append(
+        self, conn: sa.Connection, table_id: str, record: Record, kind: str, body: dict[str, Any]
+    ) -> None:
+        now = now_ms(self._clock)
+        if isinstance(record, HandStartRecord):
+            hand_id = str(record.hand_no)
+            existing = conn.execute(
+                sa.select(hands.c.commitment).where(
+                    hands.c.table_id == table_id, hands.c.hand_id == hand_id
+                )
+            ).first()
+            if existing is not None:
+                if existing.commitment != record.commitment:
+                    raise StoreError(
+                        "hand_exists", f"hand {table_id}/{hand_id} was started with another deck"
+                    )
+                return  # the same start again: already durable
+            conn.execute(
+                hands.insert(),
+                {
+                    "table_id": table_id,
+                    "hand_id": hand_id,
+                    "started_ms": now,
+                    "game": "",
+                    "button": record.button,
+                    "seats": {"players": list(record.players), "stacks": list(record.stacks)},
+                    "commitment": record.commitment,
+                    "salt": record.salt.hex(),
+                    "deck": " ".join(str(int(c)) for c in record.deck),
+                    "status": "open",
+                },
+            )
+        elif isinstance(record, HandEndRecord | HandVoidRecord) and not self._close(
+            conn, table_id, record, now
+        ):
+            return  # already closed: nothing is written or paid twice
+        conn.execute(
+            table_journal.insert(), {"table_id": table_id, "type": kind, "body": body, "at_ms": now}
+        )
+
+    def _close(
+        self,
+        conn: sa.Connection,
+        table_id: str,
+        record: HandEndRecord | HandVoidRecord,
+        now: int,
+    ) -> bool:
+        hand_id = str(record.hand_no)
+        row = conn.execute(
+            self._db.backend.lock(
+                sa.select(hands).where(hands.c.table_id == table_id, hands.c.hand_id == hand_id)
+            )
+        ).first()
+        if row is None:
+            raise NotFoundError(f"hand {table_id}/{hand_id} was never started")
+        if row.status != "open":
+            wanted = "settled" if isinstance(record, HandEndRecord) else "void"
+            if row.status == wanted:
+                return False
+            raise StoreError("hand_closed", f"hand {table_id}/{hand_id} is already {row.status}")
+        transfer: Transfer | None = None
+        outcome: dict[str, Any]
+        if isinstance(record, HandVoidRecord):
+            outcome = {"reason": record.reason, "moved": False}
+            status = "void"
+        else:
+            players = list(row.seats["players"])
+            start = list(row.seats["stacks"])
+            end = list(record.stacks)
+            if len(end) != len(start):
+                raise StoreError(
+                    "bad_settlement",
+                    f"hand {table_id}/{hand_id}: {len(end)} stacks for {len(start)} players",
+                )
+            nets = [e - s for e, s in zip(end, start, strict=True)]
+            if sum(nets) + record.rake != 0:
+                raise StoreError(
+                    "bad_settlement",
+                    f"hand {table_id}/{hand_id}: stacks change by {sum(nets)} with rake {record.rake}",
+                )
+            points = list(getattr(record, "points", None) or [])
+            outcome = {"players": players, "nets": nets, "rake": record.rake, "points": points}
+            if self._ledger is not None:
+                users = [self._user_of(p) for p in players]
+                by_user: dict[int, int] = {}
+                pts: dict[int, int] = {}
+                for i, uid in enumerate(users):
+                    by_user[uid] = by_user.get(uid, 0) + nets[i]
+                    if i < len(points):
+                        pts[uid] = pts.get(uid, 0) + int(points[i])
+                legs = settlement_legs(
+                    table_id, by_user, record.rake, pts, rake_account=self._rake_account(table_id)
+                )
+                outcome["moved"] = bool(legs)
+                if legs:
+                    transfer = self._ledger.transfer_in(
+                        conn,
+                        "settle",
+                        f"settle:{table_id}:{hand_id}",
+                        legs,
+                        {"table": table_id, "hand": hand_id},
+                    )
+            status = "settled"
+        conn.execute(
+            hands.update()
+            .where(hands.c.table_id == table_id, hands.c.hand_id == hand_id)
+            .values(
+                status=status,
+                ended_ms=now,
+                outcome=outcome,
+                transfer_id=None if transfer is None else transfer.id,
+            )
+        )
+        return True
+
+    def records(self, table_id: str) -> Sequence[Record]:
+        """Every record of a table, in the order appended."""
+        stmt = (
+            sa.select(table_journal.c.type, table_journal.c.body)
+            .where(table_journal.c.table_id == table_id)
+            .order_by(table_journal.c.id)
+        )
+        rows = self._db.run(lambda conn: conn.execute(stmt).all())
+        return tuple(decode_record(r.type, r.body) for r in rows)
+
+    def unsettled(self, table_id: str | None = None) -> list[tuple[str, int]]:
+        """(table, hand number) of every hand started and neither settled nor voided."""
+        stmt = sa.select(hands.c.table_id, hands.c.hand_id).where(hands.c.status == "open")
+        if table_id is not None:
+            stmt = stmt.where(hands.c.table_id == table_id)
+        rows = self._db.run(lambda conn: conn.execute(stmt.order_by(hands.c.started_ms)).all())
+        return [(r.table_id, int(r.hand_id)) for r in rows]
+
+    def hand_status(self, table_id: str, hand_no: int) -> str:
+        """``open``, ``settled`` or ``void``."""
+        stmt = sa.select(hands.c.status).where(
+            hands.c.table_id == table_id, hands.c.hand_id == str(hand_no)
+        )
+        status = self._db.run(lambda conn: conn.execute(stmt).scalar())
+        if status is None:
+            raise NotFoundError(f"hand {table_id}/{hand_no} was never started")
+        return str(status)
+
+    def hand_start(self, table_id: str, hand_no: int) -> HandStartRecord:
+        """The journaled start of a hand (with its deck and salt, for verification)."""
+        stmt = (
+            sa.select(table_journal.c.body)
+            .where(table_journal.c.table_id == table_id, table_journal.c.type == "HandStartRecord")
+            .order_by(table_journal.c.id)
+        )
+        for body in self._db.run(lambda conn: conn.execute(stmt).scalars().all()):
+            if int(body["hand_no"]) == hand_no:
+                start = decode_record("HandStartRecord", body)
+                assert isinstance(start, HandStartRecord)
+                return start
+        raise NotFoundError(f"hand {table_id}/{hand_no} was never started")

@@ -1,0 +1,487 @@
+"""The double-entry ledger of virtual chips, diamonds and points (R-ACC-1).
+
+Every movement is one :class:`Transfer`: one entry per ledger account, and the amounts of
+each currency sum to zero. A transfer carries an idempotency key: the same key with the
+same request returns the first result and moves nothing; the same key with a different
+request is refused (``idempotency_conflict``). Balances never go negative, except the
+*mint* accounts whose negative balance is what was issued. Checks and writes happen in one
+transaction that holds the rows (PostgreSQL ``FOR UPDATE``) or the database
+(SQLite ``BEGIN IMMEDIATE``).
+
+Accounts (``LedgerAccount``), by key:
+
+- ``user:<id>:chips|diamonds|points`` — a player's balances;
+- ``table:<table>:<user>`` — chips a player has at a table (table escrow, one sub-account
+  per player: stack plus chips committed in the hand in play);
+- ``house:rake``, ``house:levy`` (chips), ``house:diamonds`` (diamonds spent on chips),
+  ``house:points_shop`` (points spent);
+- ``mint:chips``, ``mint:diamonds``, ``mint:points`` — issuers; minus their balance is what
+  was issued.
+
+>>> from croupier.store.db import Database
+>>> db = Database.open("sqlite://"); _ = db.migrate()
+>>> ledger = Ledger(db, clock=lambda: 0.0)
+>>> _ = ledger.grant_diamonds(1, 500, key="purchase-1")
+>>> _ = ledger.buy_chips(1, 300, key="buy-1")
+>>> _ = ledger.buy_in("t1", 1, 200, key="t1-buyin-1")
+>>> ledger.balances(1)
+Balances(chips=100, diamonds=200, points=0)
+>>> ledger.escrow("t1")
+{1: 200}
+>>> ledger.buy_in("t1", 1, 101, key="t1-buyin-2")
+Traceback (most recent call last):
+...
+croupier.store.errors.InsufficientFundsError: user:1:chips holds 100, 101 more is needed
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+import sqlalchemy as sa
+
+from croupier.store.db import Clock, Database, now_ms
+from croupier.store.errors import (
+    IdempotencyConflictError,
+    InsufficientFundsError,
+    InvalidTransferError,
+)
+from croupier.store.schema import entries, ledger_accounts, transfers
+
+__all__ = [
+    "HOUSE_DIAMONDS",
+    "HOUSE_LEVY",
+    "HOUSE_POINTS_SHOP",
+    "HOUSE_RAKE",
+    "MINT_CHIPS",
+    "MINT_DIAMONDS",
+    "MINT_POINTS",
+    "Balances",
+    "Currency",
+    "Entry",
+    "Ledger",
+    "LedgerAccount",
+    "Leg",
+    "Transfer",
+    "escrow_account",
+    "settlement_legs",
+    "user_account",
+]
+
+MAX_KEY = 200
+
+
+class Currency(StrEnum):
+    """What a ledger account holds."""
+
+    CHIPS = "chips"
+    DIAMONDS = "diamonds"
+    POINTS = "points"
+
+
+@dataclass(frozen=True, slots=True)
+class LedgerAccount:
+    """The identity of one ledger account (created on first use)."""
+
+    key: str
+    currency: Currency
+    kind: str
+    user_id: int | None = None
+    table_id: str | None = None
+
+    @property
+    def allow_negative(self) -> bool:
+        """Only issuers (mints) go negative."""
+        return self.kind == "mint"
+
+
+def user_account(user_id: int, currency: Currency = Currency.CHIPS) -> LedgerAccount:
+    """A player's balance in ``currency``.
+
+    >>> user_account(7).key, user_account(7, Currency.POINTS).key
+    ('user:7:chips', 'user:7:points')
+    """
+    _check_user(user_id)
+    return LedgerAccount(f"user:{user_id}:{currency.value}", currency, "user", user_id=user_id)
+
+
+def escrow_account(table_id: str, user_id: int) -> LedgerAccount:
+    """The chips ``user_id`` has at table ``table_id`` (table escrow sub-account).
+
+    >>> escrow_account("nl-2", 7).key
+    'table:nl-2:7'
+    """
+    _check_user(user_id)
+    if not isinstance(table_id, str) or not 0 < len(table_id) <= 100 or ":" in table_id:
+        raise InvalidTransferError(
+            "invalid_table_id", f"a table id is 1 to 100 characters without ':', not {table_id!r}"
+        )
+    return LedgerAccount(
+        f"table:{table_id}:{user_id}", Currency.CHIPS, "escrow", user_id=user_id, table_id=table_id
+    )
+
+
+MINT_CHIPS = LedgerAccount("mint:chips", Currency.CHIPS, "mint")
+MINT_DIAMONDS = LedgerAccount("mint:diamonds", Currency.DIAMONDS, "mint")
+MINT_POINTS = LedgerAccount("mint:points", Currency.POINTS, "mint")
+HOUSE_RAKE = LedgerAccount("house:rake", Currency.CHIPS, "house")
+HOUSE_LEVY = LedgerAccount("house:levy", Currency.CHIPS, "house")
+HOUSE_DIAMONDS = LedgerAccount("house:diamonds", Currency.DIAMONDS, "house")
+HOUSE_POINTS_SHOP = LedgerAccount("house:points_shop", Currency.POINTS, "house")
+
+
+@dataclass(frozen=True, slots=True)
+class Leg:
+    """One side of a transfer: ``amount`` (signed) added to ``account``."""
+
+    account: LedgerAccount
+    amount: int
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """A recorded entry of a transfer."""
+
+    account: str
+    currency: Currency
+    amount: int
+
+
+@dataclass(frozen=True, slots=True)
+class Transfer:
+    """A recorded transfer. ``replayed`` is true when the key had been used before."""
+
+    id: int
+    key: str
+    kind: str
+    entries: tuple[Entry, ...]
+    created_ms: int
+    memo: Mapping[str, Any] = field(default_factory=dict)
+    replayed: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Balances:
+    """A player's three balances."""
+
+    chips: int
+    diamonds: int
+    points: int
+
+
+def _check_user(user_id: int) -> None:
+    if isinstance(user_id, bool) or not isinstance(user_id, int) or user_id <= 0:
+        raise InvalidTransferError(
+            "invalid_user", f"a user id is a positive integer, not {user_id!r}"
+        )
+
+
+def _check_amount(amount: int, what: str = "amount") -> None:
+    if isinstance(amount, bool) or not isinstance(amount, int) or amount <= 0:
+        raise InvalidTransferError(
+            "invalid_amount", f"{what} must be a positive integer, not {amount!r}"
+        )
+
+
+def settlement_legs(
+    table_id: str,
+    nets: Mapping[int, int],
+    rake: int = 0,
+    points: Mapping[int, int] | None = None,
+    *,
+    rake_account: LedgerAccount = HOUSE_RAKE,
+) -> list[Leg]:
+    """The legs that settle a hand: each player's net on their table escrow, the rake to
+    the house, points issued to players. Chips: ``sum(nets) + rake == 0``.
+
+    >>> [(leg.account.key, leg.amount) for leg in settlement_legs("t", {1: 5, 2: -6}, 1)]
+    [('table:t:1', 5), ('table:t:2', -6), ('house:rake', 1)]
+    """
+    if isinstance(rake, bool) or not isinstance(rake, int) or rake < 0:
+        raise InvalidTransferError("invalid_amount", f"rake must be an integer >= 0, not {rake!r}")
+    for value in nets.values():
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise InvalidTransferError("invalid_amount", f"a net must be an integer, not {value!r}")
+    if sum(nets.values()) + rake != 0:
+        raise InvalidTransferError(
+            "unbalanced_settlement",
+            f"nets sum to {sum(nets.values())} and rake is {rake}: they must cancel out",
+        )
+    legs = [Leg(escrow_account(table_id, uid), net) for uid, net in sorted(nets.items()) if net]
+    if rake:
+        legs.append(Leg(rake_account, rake))
+    issued = 0
+    for uid, amount in sorted((points or {}).items()):
+        if isinstance(amount, bool) or not isinstance(amount, int) or amount < 0:
+            raise InvalidTransferError(
+                "invalid_amount", f"points must be integers >= 0, not {amount!r}"
+            )
+        if amount:
+            legs.append(Leg(user_account(uid, Currency.POINTS), amount))
+            issued += amount
+    if issued:
+        legs.append(Leg(MINT_POINTS, -issued))
+    return legs
+
+
+def _request_hash(kind: str, legs: Sequence[Leg]) -> str:
+    canon = json.dumps([kind, sorted((leg.account.key, leg.amount) for leg in legs)])
+    return hashlib.sha256(canon.encode()).hexdigest()
+
+
+def _validate(kind: str, key: str, legs: Sequence[Leg]) -> None:
+    if not isinstance(key, str) or not 0 < len(key) <= MAX_KEY:
+        raise InvalidTransferError(
+            "invalid_idempotency_key", f"an idempotency key is 1 to {MAX_KEY} characters"
+        )
+    if not isinstance(kind, str) or not 0 < len(kind) <= 32:
+        raise InvalidTransferError("invalid_kind", "a transfer kind is 1 to 32 characters")
+    if len(legs) < 2:
+        raise InvalidTransferError("too_few_legs", "a transfer moves between at least two accounts")
+    seen: set[str] = set()
+    totals: dict[Currency, int] = {}
+    for leg in legs:
+        amount = leg.amount
+        if isinstance(amount, bool) or not isinstance(amount, int) or amount == 0:
+            raise InvalidTransferError(
+                "invalid_amount", f"a leg amount is a non-zero integer, not {amount!r}"
+            )
+        if leg.account.key in seen:
+            raise InvalidTransferError(
+                "duplicate_account", f"{leg.account.key} appears twice in one transfer"
+            )
+        seen.add(leg.account.key)
+        totals[leg.account.currency] = totals.get(leg.account.currency, 0) + amount
+    unbalanced = {c.value: t for c, t in totals.items() if t}
+    if unbalanced:
+        raise InvalidTransferError(
+            "unbalanced_transfer", f"amounts must sum to zero per currency: {unbalanced}"
+        )
+
+
+class Ledger:
+    """Transfers and balances on a :class:`~croupier.store.db.Database`."""
+
+    def __init__(self, db: Database, clock: Clock) -> None:
+        self._db = db
+        self._clock = clock
+
+    # -- the core ---------------------------------------------------------------------
+
+    def transfer(
+        self,
+        kind: str,
+        key: str,
+        legs: Sequence[Leg],
+        memo: Mapping[str, Any] | None = None,
+    ) -> Transfer:
+        """Record a balanced transfer atomically (or return the one recorded under ``key``)."""
+        _validate(kind, key, legs)
+        try:
+            return self._db.run(lambda conn: self.transfer_in(conn, kind, key, legs, memo))
+        except sa.exc.IntegrityError:
+            # Another transaction recorded the same key between our check and our insert.
+            return self._db.run(lambda conn: self.transfer_in(conn, kind, key, legs, memo))
+
+    def transfer_in(
+        self,
+        conn: sa.Connection,
+        kind: str,
+        key: str,
+        legs: Sequence[Leg],
+        memo: Mapping[str, Any] | None = None,
+    ) -> Transfer:
+        """:meth:`transfer` inside a transaction the caller runs (journal settlement)."""
+        _validate(kind, key, legs)
+        request = _request_hash(kind, legs)
+        now = now_ms(self._clock)
+        accounts = sorted(
+            {leg.account.key: leg.account for leg in legs}.values(), key=lambda a: a.key
+        )
+        self._ensure(conn, accounts, now)
+        stmt = (
+            sa.select(
+                ledger_accounts.c.id,
+                ledger_accounts.c.key,
+                ledger_accounts.c.balance,
+                ledger_accounts.c.allow_negative,
+                ledger_accounts.c.currency,
+            )
+            .where(ledger_accounts.c.key.in_([a.key for a in accounts]))
+            .order_by(ledger_accounts.c.id)
+        )
+        rows = {row.key: row for row in conn.execute(self._db.backend.lock(stmt))}
+        existing = self._find(conn, key)
+        if existing is not None:
+            if existing[1] != request:
+                raise IdempotencyConflictError(
+                    f"idempotency key {key!r} was used for a different transfer"
+                )
+            return existing[0]
+        for account in accounts:
+            if rows[account.key].currency != account.currency.value:
+                raise InvalidTransferError(
+                    "currency_mismatch", f"{account.key} holds {rows[account.key].currency}"
+                )
+        for leg in legs:
+            row = rows[leg.account.key]
+            if leg.amount < 0 and not row.allow_negative and row.balance + leg.amount < 0:
+                raise InsufficientFundsError(
+                    f"{leg.account.key} holds {row.balance}, {-leg.amount} more is needed"
+                )
+        memo_dict = dict(memo or {})
+        transfer_id = conn.execute(
+            transfers.insert().returning(transfers.c.id),
+            {
+                "idem_key": key,
+                "kind": kind,
+                "request_hash": request,
+                "created_ms": now,
+                "memo": memo_dict,
+            },
+        ).scalar_one()
+        conn.execute(
+            entries.insert(),
+            [
+                {
+                    "transfer_id": transfer_id,
+                    "account_id": rows[leg.account.key].id,
+                    "amount": leg.amount,
+                }
+                for leg in legs
+            ],
+        )
+        for leg in legs:
+            conn.execute(
+                ledger_accounts.update()
+                .where(ledger_accounts.c.id == rows[leg.account.key].id)
+                .values(balance=ledger_accounts.c.balance + leg.amount)
+            )
+        return Transfer(
+            id=int(transfer_id),
+            key=key,
+            kind=kind,
+            entries=tuple(Entry(leg.account.key, leg.account.currency, leg.amount) for leg in legs),
+            created_ms=now,
+            memo=memo_dict,
+        )
+
+    def _ensure(self, conn: sa.Connection, accounts: Iterable[LedgerAccount], now: int) -> None:
+        insert = self._db.backend.insert_ignore(ledger_accounts)
+        for account in accounts:  # sorted by key: concurrent creators never deadlock
+            conn.execute(
+                insert.values(
+                    key=account.key,
+                    currency=account.currency.value,
+                    kind=account.kind,
+                    user_id=account.user_id,
+                    table_id=account.table_id,
+                    allow_negative=account.allow_negative,
+                    balance=0,
+                    created_ms=now,
+                )
+            )
+
+    def _find(self, conn: sa.Connection, key: str) -> tuple[Transfer, str] | None:
+        row = conn.execute(sa.select(transfers).where(transfers.c.idem_key == key)).first()
+        if row is None:
+            return None
+        items = conn.execute(
+            sa.select(ledger_accounts.c.key, ledger_accounts.c.currency, entries.c.amount)
+            .join(ledger_accounts, ledger_accounts.c.id == entries.c.account_id)
+            .where(entries.c.transfer_id == row.id)
+            .order_by(entries.c.id)
+        ).all()
+        transfer = Transfer(
+            id=int(row.id),
+            key=row.idem_key,
+            kind=row.kind,
+            entries=tuple(Entry(i.key, Currency(i.currency), int(i.amount)) for i in items),
+            created_ms=int(row.created_ms),
+            memo=dict(row.memo),
+            replayed=True,
+        )
+        return transfer, str(row.request_hash)
+
+    # -- operations ---------------------------------------------------------------------
+
+    def grant_diamonds(
+        self, user_id: int, amount: int, *, key: str, reason: str = "grant"
+    ) -> Transfer:
+        """Diamonds from outside (a simulated purchase or an admin grant) to a player."""
+        _check_amount(amount)
+        legs = [Leg(MINT_DIAMONDS, -amount), Leg(user_account(user_id, Currency.DIAMONDS), amount)]
+        return self.transfer("diamonds_grant", key, legs, {"reason": reason})
+
+    def buy_chips(self, user_id: int, diamonds: int, *, key: str) -> Transfer:
+        """Chips bought with diamonds, 1:1 (R-ACC-1): diamonds to the house, chips issued."""
+        _check_amount(diamonds)
+        legs = [
+            Leg(user_account(user_id, Currency.DIAMONDS), -diamonds),
+            Leg(HOUSE_DIAMONDS, diamonds),
+            Leg(MINT_CHIPS, -diamonds),
+            Leg(user_account(user_id), diamonds),
+        ]
+        return self.transfer("buy_chips", key, legs)
+
+    def buy_in(self, table_id: str, user_id: int, amount: int, *, key: str) -> Transfer:
+        """Chips from a player's balance to their escrow at a table (buy-in, reload)."""
+        _check_amount(amount)
+        legs = [Leg(user_account(user_id), -amount), Leg(escrow_account(table_id, user_id), amount)]
+        return self.transfer("buy_in", key, legs, {"table": table_id})
+
+    def cash_out(self, table_id: str, user_id: int, amount: int, *, key: str) -> Transfer:
+        """Chips from a player's table escrow back to their balance (cash-out, leaving)."""
+        _check_amount(amount)
+        legs = [Leg(escrow_account(table_id, user_id), -amount), Leg(user_account(user_id), amount)]
+        return self.transfer("cash_out", key, legs, {"table": table_id})
+
+    def spend_points(self, user_id: int, amount: int, *, key: str, item: str = "") -> Transfer:
+        """Points spent in the points shop (R-RAKE-3)."""
+        _check_amount(amount)
+        legs = [
+            Leg(user_account(user_id, Currency.POINTS), -amount),
+            Leg(HOUSE_POINTS_SHOP, amount),
+        ]
+        return self.transfer("points_spend", key, legs, {"item": item})
+
+    # -- reading ---------------------------------------------------------------------
+
+    def balance(self, account: LedgerAccount) -> int:
+        """The balance of one account (0 if it was never used)."""
+        stmt = sa.select(ledger_accounts.c.balance).where(ledger_accounts.c.key == account.key)
+        value = self._db.run(lambda conn: conn.execute(stmt).scalar())
+        return int(value or 0)
+
+    def balances(self, user_id: int) -> Balances:
+        """A player's chips, diamonds and points."""
+        keys = {user_account(user_id, c).key: c for c in Currency}
+        stmt = sa.select(ledger_accounts.c.key, ledger_accounts.c.balance).where(
+            ledger_accounts.c.key.in_(list(keys))
+        )
+        found = {keys[r.key]: int(r.balance) for r in self._db.run(lambda c: c.execute(stmt).all())}
+        return Balances(
+            chips=found.get(Currency.CHIPS, 0),
+            diamonds=found.get(Currency.DIAMONDS, 0),
+            points=found.get(Currency.POINTS, 0),
+        )
+
+    def escrow(self, table_id: str) -> dict[int, int]:
+        """Each player's chips at a table (zero balances left out)."""
+        stmt = sa.select(ledger_accounts.c.user_id, ledger_accounts.c.balance).where(
+            ledger_accounts.c.kind == "escrow",
+            ledger_accounts.c.table_id == table_id,
+            ledger_accounts.c.balance != 0,
+        )
+        rows = self._db.run(lambda conn: conn.execute(stmt).all())
+        return {int(r.user_id): int(r.balance) for r in rows}
+
+    def get_transfer(self, key: str) -> Transfer | None:
+        """The transfer recorded under an idempotency key, if any."""
+        found = self._db.run(lambda conn: self._find(conn, key))
+        return None if found is None else found[0]

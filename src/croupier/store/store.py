@@ -1,0 +1,99 @@
+"""The one store interface, created from a URL: ``sqlite:///path`` (default
+``sqlite:///croupier.sqlite3``, or ``$CROUPIER_DATABASE_URL``) or ``postgresql://…``.
+
+Opening runs the Alembic migrations up to the newest revision.
+
+>>> with open_store("sqlite://", clock=lambda: 0.0) as store:
+...     user = store.users.create_user("Ann", "ann", None, "player", 0)
+...     _ = store.ledger.grant_diamonds(user.id, 50, key="g1")
+...     store.audit().ok, store.backend
+(True, 'sqlite')
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from types import TracebackType
+
+from croupier.store.archive import HandArchive
+from croupier.store.audit import AuditReport, audit
+from croupier.store.bank import LedgerBank
+from croupier.store.db import Clock, Database, default_url
+from croupier.store.journal import SqlJournal
+from croupier.store.ledger import HOUSE_LEVY, HOUSE_RAKE, Ledger, LedgerAccount
+from croupier.store.users import SqlUsers
+
+__all__ = ["Store", "open_store"]
+
+
+@dataclass(frozen=True, slots=True)
+class Store:
+    """Everything persistent: users and sessions, the ledger, the table journal, the archive."""
+
+    db: Database
+    clock: Clock
+    users: SqlUsers
+    ledger: Ledger
+    journal: SqlJournal
+    archive: HandArchive
+    revision: str
+
+    @property
+    def backend(self) -> str:
+        """``sqlite`` or ``postgresql``."""
+        return self.db.backend.name
+
+    def bank(self, table_id: str) -> LedgerBank:
+        """The table's buy-in/cash-out port on the ledger."""
+        return LedgerBank(self.ledger, table_id)
+
+    def audit(self) -> AuditReport:
+        """Recompute every balance from the entries (see :mod:`croupier.store.audit`)."""
+        return audit(self.db)
+
+    def close(self) -> None:
+        """Release the connections."""
+        self.db.close()
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
+
+def open_store(
+    url: str | None = None,
+    *,
+    clock: Clock = time.time,
+    arcade_tables: frozenset[str] | None = None,
+) -> Store:
+    """Connect to ``url`` (default :func:`~croupier.store.db.default_url`), migrate, wire up.
+
+    ``arcade_tables`` names tables whose levy goes to ``house:levy`` rather than
+    ``house:rake`` (a table id starting with ``arcade-`` does too).
+    """
+    db = Database.open(url or default_url())
+    revision = db.migrate()
+    ledger = Ledger(db, clock)
+    arcade = arcade_tables or frozenset()
+
+    def rake_account(table_id: str) -> LedgerAccount:
+        return HOUSE_LEVY if table_id in arcade or table_id.startswith("arcade-") else HOUSE_RAKE
+
+    journal = SqlJournal(db, clock, ledger=ledger, rake_account=rake_account)
+    return Store(
+        db=db,
+        clock=clock,
+        users=SqlUsers(db),
+        ledger=ledger,
+        journal=journal,
+        archive=HandArchive(db),
+        revision=revision,
+    )

@@ -1,0 +1,234 @@
+"""User rows, session rows and login failures in SQL (the accounts service's repository).
+
+The rules (names, passwords, expiry, throttling, levels) live in :mod:`croupier.accounts`;
+this module only reads and writes.
+
+>>> from croupier.store.db import Database
+>>> db = Database.open("sqlite://"); _ = db.migrate()
+>>> users = SqlUsers(db)
+>>> alice = users.create_user("Alice", "alice", "hash", "player", 0)
+>>> users.user_by_name_key("alice").name
+'Alice'
+>>> users.create_user("ALICE", "alice", "hash", "player", 0)
+Traceback (most recent call last):
+...
+croupier.store.errors.StoreError: the name 'ALICE' is taken
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import sqlalchemy as sa
+
+from croupier.store.db import Database
+from croupier.store.errors import NotFoundError, StoreError
+from croupier.store.schema import login_failures, sessions, users
+
+__all__ = ["SessionRecord", "SqlUsers", "UserRecord"]
+
+
+@dataclass(frozen=True, slots=True)
+class UserRecord:
+    """A stored user."""
+
+    id: int
+    name: str
+    kind: str
+    password_hash: str | None
+    created_ms: int
+    experience: int
+    hands_played: int
+    hands_won: int
+    disabled: bool
+
+
+@dataclass(frozen=True, slots=True)
+class SessionRecord:
+    """A stored session: only the SHA-256 of the token is kept."""
+
+    token_hash: str
+    user_id: int
+    created_ms: int
+    last_seen_ms: int
+    expires_ms: int
+    revoked_ms: int | None = None
+    ip: str | None = None
+
+
+def _user(row: sa.Row[tuple[object, ...]]) -> UserRecord:
+    m = row._mapping
+    return UserRecord(
+        id=int(m["id"]),
+        name=str(m["name"]),
+        kind=str(m["kind"]),
+        password_hash=None if m["password_hash"] is None else str(m["password_hash"]),
+        created_ms=int(m["created_ms"]),
+        experience=int(m["experience"]),
+        hands_played=int(m["hands_played"]),
+        hands_won=int(m["hands_won"]),
+        disabled=bool(m["disabled"]),
+    )
+
+
+class SqlUsers:
+    """The SQL repository of users, sessions and login failures."""
+
+    def __init__(self, db: Database) -> None:
+        self._db = db
+
+    # -- users ------------------------------------------------------------------------
+
+    def create_user(
+        self, name: str, name_key: str, password_hash: str | None, kind: str, created_ms: int
+    ) -> UserRecord:
+        """Insert a user; ``name_taken`` if ``name_key`` exists."""
+        values = {
+            "name": name,
+            "name_key": name_key,
+            "password_hash": password_hash,
+            "kind": kind,
+            "created_ms": created_ms,
+            "experience": 0,
+            "hands_played": 0,
+            "hands_won": 0,
+            "disabled": False,
+        }
+
+        def work(conn: sa.Connection) -> UserRecord:
+            taken = conn.execute(sa.select(users.c.id).where(users.c.name_key == name_key)).first()
+            if taken is not None:
+                raise StoreError("name_taken", f"the name {name!r} is taken")
+            new_id = conn.execute(users.insert().returning(users.c.id), values).scalar_one()
+            return _user(conn.execute(sa.select(users).where(users.c.id == new_id)).one())
+
+        try:
+            return self._db.run(work)
+        except sa.exc.IntegrityError:
+            raise StoreError("name_taken", f"the name {name!r} is taken") from None
+
+    def user(self, user_id: int) -> UserRecord | None:
+        """A user by id."""
+        row = self._db.run(
+            lambda c: c.execute(sa.select(users).where(users.c.id == user_id)).first()
+        )
+        return None if row is None else _user(row)
+
+    def user_by_name_key(self, name_key: str) -> UserRecord | None:
+        """A user by normalized name."""
+        stmt = sa.select(users).where(users.c.name_key == name_key)
+        row = self._db.run(lambda c: c.execute(stmt).first())
+        return None if row is None else _user(row)
+
+    def set_password_hash(self, user_id: int, password_hash: str) -> None:
+        """Replace a user's password hash (rehash with stronger parameters)."""
+        stmt = users.update().where(users.c.id == user_id).values(password_hash=password_hash)
+        self._db.run(lambda c: c.execute(stmt))
+
+    def add_experience(self, user_id: int, experience: int, played: int, won: int) -> UserRecord:
+        """Add experience and hand counts; returns the updated user."""
+
+        def work(conn: sa.Connection) -> UserRecord:
+            result = conn.execute(
+                users.update()
+                .where(users.c.id == user_id)
+                .values(
+                    experience=users.c.experience + experience,
+                    hands_played=users.c.hands_played + played,
+                    hands_won=users.c.hands_won + won,
+                )
+            )
+            if result.rowcount != 1:
+                raise NotFoundError(f"no user {user_id}")
+            return _user(conn.execute(sa.select(users).where(users.c.id == user_id)).one())
+
+        return self._db.run(work)
+
+    # -- sessions ---------------------------------------------------------------------
+
+    def add_session(self, record: SessionRecord) -> None:
+        """Store a new session."""
+        values = {
+            "token_hash": record.token_hash,
+            "user_id": record.user_id,
+            "created_ms": record.created_ms,
+            "last_seen_ms": record.last_seen_ms,
+            "expires_ms": record.expires_ms,
+            "revoked_ms": record.revoked_ms,
+            "ip": record.ip,
+        }
+        self._db.run(lambda c: c.execute(sessions.insert(), values))
+
+    def session(self, token_hash: str) -> SessionRecord | None:
+        """A session by token hash."""
+        stmt = sa.select(sessions).where(sessions.c.token_hash == token_hash)
+        row = self._db.run(lambda c: c.execute(stmt).first())
+        if row is None:
+            return None
+        m = row._mapping
+        return SessionRecord(
+            token_hash=m["token_hash"],
+            user_id=int(m["user_id"]),
+            created_ms=int(m["created_ms"]),
+            last_seen_ms=int(m["last_seen_ms"]),
+            expires_ms=int(m["expires_ms"]),
+            revoked_ms=None if m["revoked_ms"] is None else int(m["revoked_ms"]),
+            ip=m["ip"],
+        )
+
+    def touch_session(self, token_hash: str, at_ms: int) -> None:
+        """Record activity on a session (idle expiry counts from here)."""
+        stmt = (
+            sessions.update().where(sessions.c.token_hash == token_hash).values(last_seen_ms=at_ms)
+        )
+        self._db.run(lambda c: c.execute(stmt))
+
+    def revoke_session(self, token_hash: str, at_ms: int) -> bool:
+        """Revoke one session; False if it was unknown or already revoked."""
+        stmt = (
+            sessions.update()
+            .where(sessions.c.token_hash == token_hash, sessions.c.revoked_ms.is_(None))
+            .values(revoked_ms=at_ms)
+        )
+        return bool(self._db.run(lambda c: c.execute(stmt).rowcount))
+
+    def revoke_user_sessions(self, user_id: int, at_ms: int) -> int:
+        """Revoke every live session of a user; returns how many."""
+        stmt = (
+            sessions.update()
+            .where(sessions.c.user_id == user_id, sessions.c.revoked_ms.is_(None))
+            .values(revoked_ms=at_ms)
+        )
+        return int(self._db.run(lambda c: c.execute(stmt).rowcount))
+
+    # -- login failures ---------------------------------------------------------------
+
+    def add_failure(self, scope: str, subject: str, at_ms: int) -> None:
+        """Record one failed login for ``scope`` (``account`` or ``ip``) and ``subject``."""
+        values = {"scope": scope, "subject": subject[:128], "at_ms": at_ms}
+        self._db.run(lambda c: c.execute(login_failures.insert(), values))
+
+    def failures_since(self, scope: str, subject: str, since_ms: int) -> list[int]:
+        """The times (ms) of failures since ``since_ms``, oldest first."""
+        stmt = (
+            sa.select(login_failures.c.at_ms)
+            .where(
+                login_failures.c.scope == scope,
+                login_failures.c.subject == subject[:128],
+                login_failures.c.at_ms >= since_ms,
+            )
+            .order_by(login_failures.c.at_ms)
+        )
+        return [int(v) for v in self._db.run(lambda c: c.execute(stmt).scalars().all())]
+
+    def clear_failures(self, scope: str, subject: str) -> None:
+        """Forget the failures of one subject (after a successful login)."""
+        stmt = login_failures.delete().where(
+            login_failures.c.scope == scope, login_failures.c.subject == subject[:128]
+        )
+        self._db.run(lambda c: c.execute(stmt))
+
+    def prune_failures(self, before_ms: int) -> int:
+        """Delete failures older than ``before_ms``; returns how many."""
+        stmt = login_failures.delete().where(login_failures.c.at_ms < before_ms)
+        return int(self._db.run(lambda c: c.execute(stmt).rowcount))
