@@ -1,0 +1,318 @@
+"""The WebSocket protocol: JSON messages with pydantic schemas (see docs/protocol.md).
+
+Every client message is an object with a ``type``; the server answers commands with an
+``ack`` carrying the client's ``id``, and reports anything it cannot accept with an
+``error`` carrying a stable ``code``. Amounts are JSON integers (strict: ``"10"``,
+``10.5``, ``true`` and negatives are refused) no larger than :data:`MAX_AMOUNT`.
+
+>>> msg = parse_client('{"type": "act", "id": "c1", "table_id": "t1", "action": "raise", "amount": 12}')
+>>> msg.type, msg.action, msg.amount
+('act', 'raise', 12)
+>>> parse_client('{"type": "act", "id": "c1", "table_id": "t1", "action": "raise", "amount": 1.5}')
+Traceback (most recent call last):
+...
+croupier.server.protocol.ProtocolError: amount: Input should be a valid integer
+>>> parse_client('[1, 2]').__class__.__name__
+Traceback (most recent call last):
+...
+croupier.server.protocol.ProtocolError: a message is a JSON object with a "type"
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, TypeAdapter, ValidationError
+
+__all__ = [
+    "CLIENT_MESSAGES",
+    "MAX_AMOUNT",
+    "Ack",
+    "Act",
+    "Chat",
+    "ClientMessage",
+    "CloseCode",
+    "CreatePrivate",
+    "DrawCards",
+    "ErrorMessage",
+    "Hello",
+    "JoinPrivate",
+    "Leave",
+    "Ping",
+    "ProtocolError",
+    "QuickMatch",
+    "Reload",
+    "Resync",
+    "Show",
+    "Sit",
+    "SitIn",
+    "SitOut",
+    "Subscribe",
+    "Unsubscribe",
+    "error",
+    "parse_client",
+]
+
+#: The largest amount a message may carry (chips): far above any stack, far below 2**63.
+MAX_AMOUNT = 10**12
+
+Id = Annotated[str, StringConstraints(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_.:-]+$")]
+TableId = Annotated[
+    str, StringConstraints(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_.:-]+$")
+]
+Amount = Annotated[int, Field(strict=True, ge=0, le=MAX_AMOUNT)]
+Version = Annotated[int, Field(strict=True, ge=0, le=2**53)]
+
+
+class CloseCode:
+    """WebSocket close codes the server uses (4000–4999 are the application's)."""
+
+    NORMAL = 1000
+    GOING_AWAY = 1001
+    """Server shutdown."""
+    POLICY = 1008
+    """Wrong origin or forbidden."""
+    TOO_BIG = 1009
+    """A frame over the cap."""
+    AUTH_REQUIRED = 4001
+    """No hello in time, or a bad/expired token."""
+    LOGGED_OUT = 4002
+    """The session was logged out."""
+    REPLACED = 4003
+    """A newer connection of the same account took over."""
+    FLOOD = 4008
+    """Too many messages after repeated rate-limit warnings."""
+    PROTOCOL = 4009
+    """Too many malformed messages."""
+
+
+class _Msg(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
+
+
+class Hello(_Msg):
+    """First message: authenticate with a session token (or none: guest)."""
+
+    type: Literal["hello"]
+    token: Annotated[str, StringConstraints(max_length=256)] | None = None
+    client: Annotated[str, StringConstraints(max_length=64)] = ""
+
+
+class Ping(_Msg):
+    type: Literal["ping"]
+    id: Id | None = None
+
+
+class Subscribe(_Msg):
+    """Follow the lobby (``table_id`` omitted) or a table from ``since`` (its last seen
+    version): the server replays the missing events or, on a gap, sends a snapshot."""
+
+    type: Literal["subscribe"]
+    table_id: TableId | None = None
+    since: Version | None = None
+    code: Annotated[str, StringConstraints(max_length=32)] | None = None
+    """The invitation code of a private table."""
+
+
+class Unsubscribe(_Msg):
+    type: Literal["unsubscribe"]
+    table_id: TableId | None = None
+
+
+class Resync(_Msg):
+    """Ask for a full snapshot of a table."""
+
+    type: Literal["resync"]
+    table_id: TableId
+
+
+class _Command(_Msg):
+    id: Id
+    table_id: TableId
+
+
+class Sit(_Command):
+    """Buy in and take a seat (``seat`` omitted: the first free one)."""
+
+    type: Literal["sit"]
+    buy_in: Amount
+    seat: Annotated[int, Field(strict=True, ge=0, le=9)] | None = None
+    post_big_blind: bool = False
+    code: Annotated[str, StringConstraints(max_length=32)] | None = None
+
+
+class Act(_Command):
+    """Fold, check, call, or raise to ``amount`` (the total bet of the round)."""
+
+    type: Literal["act"]
+    action: Literal["fold", "check", "call", "raise"]
+    amount: Amount = 0
+    version: Version | None = None
+    """The table version the client acted on; a stale one is refused (``stale_version``)."""
+
+
+class DrawCards(_Command):
+    type: Literal["draw"]
+    discards: Annotated[
+        str, StringConstraints(max_length=20, pattern=r"^[2-9TJQKAtjqka0-9cdhsCDHS ]*$")
+    ] = ""
+    version: Version | None = None
+
+
+class Show(_Command):
+    type: Literal["show"]
+    show: bool = True
+
+
+class SitOut(_Command):
+    type: Literal["sit_out"]
+
+
+class SitIn(_Command):
+    type: Literal["sit_in"]
+    post_blinds: bool = True
+
+
+class Leave(_Command):
+    type: Literal["leave"]
+
+
+class Reload(_Command):
+    type: Literal["reload"]
+    amount: Amount
+
+
+class Chat(_Command):
+    """Free text (``text``) where the table allows it, else a ``canned`` message or an
+    ``emote`` from the published lists."""
+
+    type: Literal["chat"]
+    text: Annotated[str, StringConstraints(max_length=2000)] | None = None
+    canned: Annotated[str, StringConstraints(max_length=32)] | None = None
+    emote: Annotated[str, StringConstraints(max_length=32)] | None = None
+
+
+class QuickMatch(_Msg):
+    """Join (``join``) or leave (``cancel``) the arcade quick-match queue."""
+
+    type: Literal["quick_match"]
+    id: Id
+    cancel: bool = False
+
+
+class CreatePrivate(_Msg):
+    type: Literal["create_private"]
+    id: Id
+    game: Annotated[str, StringConstraints(max_length=32)] = "nlhe"
+    profile: Literal["room", "naiko", "arcade"] = "room"
+    small_blind: Annotated[int, Field(strict=True, ge=1, le=10**9)] = 1
+    big_blind: Annotated[int, Field(strict=True, ge=1, le=10**9)] = 2
+    seats: Annotated[int, Field(strict=True, ge=2, le=10)] = 6
+    bots: bool = False
+    buy_in_min: Amount = 0
+    buy_in_max: Amount = 0
+
+
+class JoinPrivate(_Msg):
+    """Resolve an invitation code to its table (then ``subscribe``/``sit`` with the code)."""
+
+    type: Literal["join_private"]
+    id: Id
+    code: Annotated[str, StringConstraints(min_length=1, max_length=32)]
+
+
+ClientMessage = Annotated[
+    Hello
+    | Ping
+    | Subscribe
+    | Unsubscribe
+    | Resync
+    | Sit
+    | Act
+    | DrawCards
+    | Show
+    | SitOut
+    | SitIn
+    | Leave
+    | Reload
+    | Chat
+    | QuickMatch
+    | CreatePrivate
+    | JoinPrivate,
+    Field(discriminator="type"),
+]
+
+CLIENT_MESSAGES: tuple[type[_Msg], ...] = (
+    Hello, Ping, Subscribe, Unsubscribe, Resync, Sit, Act, DrawCards, Show, SitOut, SitIn,
+    Leave, Reload, Chat, QuickMatch, CreatePrivate, JoinPrivate,
+)  # fmt: skip
+_TYPES = frozenset(m.model_fields["type"].annotation.__args__[0] for m in CLIENT_MESSAGES)  # type: ignore[union-attr]
+_ADAPTER: TypeAdapter[Any] = TypeAdapter(ClientMessage)
+
+
+class ProtocolError(ValueError):
+    """A message the server cannot read; ``code`` is stable, ``id`` the client id if any."""
+
+    def __init__(self, code: str, message: str, id: str | None = None) -> None:
+        super().__init__(message)
+        self.code = code
+        self.id = id
+
+    def __str__(self) -> str:
+        return str(self.args[0])
+
+
+def parse_client(text: str | bytes) -> Any:
+    """Parse one client frame into its message model, or raise :class:`ProtocolError`.
+
+    Codes: ``bad_json`` (not JSON), ``bad_message`` (not an object with a string
+    ``type``), ``unknown_type``, ``invalid`` (fields: wrong type, out of range, unknown).
+    """
+    try:
+        data = json.loads(text)
+    except (ValueError, UnicodeDecodeError, RecursionError):
+        raise ProtocolError("bad_json", "a message is one JSON object") from None
+    if not isinstance(data, dict) or not isinstance(data.get("type"), str):
+        raise ProtocolError("bad_message", 'a message is a JSON object with a "type"')
+    cid = data.get("id") if isinstance(data.get("id"), str) else None
+    if data["type"] not in _TYPES:
+        raise ProtocolError("unknown_type", f"unknown message type {data['type'][:40]!r}", cid)
+    try:
+        return _ADAPTER.validate_python(data)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(p) for p in first["loc"][1:]) or "message"
+        raise ProtocolError("invalid", f"{where}: {first['msg']}", cid) from None
+
+
+# --- server → client ----------------------------------------------------------------
+
+
+class Ack(BaseModel):
+    """The answer to a command: ``accepted`` or refused with ``code``."""
+
+    type: Literal["ack"] = "ack"
+    id: str
+    accepted: bool
+    code: str = "ok"
+    message: str = ""
+    table_id: str | None = None
+    version: int | None = None
+    data: dict[str, Any] | None = None
+
+
+class ErrorMessage(BaseModel):
+    type: Literal["error"] = "error"
+    code: str
+    message: str
+    id: str | None = None
+
+
+def error(code: str, message: str, id: str | None = None) -> dict[str, Any]:
+    """An ``error`` message as a dict.
+
+    >>> error("rate_limited", "slow down")
+    {'type': 'error', 'code': 'rate_limited', 'message': 'slow down', 'id': None}
+    """
+    return ErrorMessage(code=code, message=message, id=id).model_dump()

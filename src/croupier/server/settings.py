@@ -1,0 +1,138 @@
+"""Server settings, read once from the environment at the composition root.
+
+Every variable is optional; a bad value is refused with a :class:`SettingsError` (a
+``ValueError`` with a stable ``code``) naming the variable.
+
+>>> s = Settings.from_env({"CROUPIER_PORT": "9000", "CROUPIER_ALLOWED_ORIGINS": "https://a.example, https://b.example"})
+>>> s.port, s.allowed_origins, s.database_url
+(9000, ('https://a.example', 'https://b.example'), 'sqlite:///./croupier.sqlite3')
+>>> Settings.from_env({"CROUPIER_PORT": "ninety"})
+Traceback (most recent call last):
+...
+croupier.server.settings.SettingsError: CROUPIER_PORT must be an integer, not 'ninety'
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, fields, replace
+from typing import Any, TypeVar
+
+__all__ = ["DEFAULT_DATABASE_URL", "Settings", "SettingsError"]
+
+DEFAULT_DATABASE_URL = "sqlite:///./croupier.sqlite3"
+T = TypeVar("T")
+
+
+class SettingsError(ValueError):
+    """A setting that cannot work; ``code`` is stable."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+
+    def __str__(self) -> str:
+        return str(self.args[0])
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """Everything the server needs to start. Field ``x`` is read from ``CROUPIER_X``.
+
+    ``allowed_origins``: the WebSocket/HTTP Origin allowlist (``*`` allows any; an empty
+    Origin header — non-browser clients — is always allowed). ``testing`` speeds bots and
+    hands up and is refused together with a non-loopback ``host``.
+    """
+
+    database_url: str = DEFAULT_DATABASE_URL
+    secret_key: str = ""
+    allowed_origins: tuple[str, ...] = ("http://127.0.0.1:8000", "http://localhost:8000")
+    host: str = "127.0.0.1"
+    port: int = 8000
+    max_frame_bytes: int = 64 * 1024
+    messages_per_second: float = 10.0
+    message_burst: int = 30
+    chat_max_length: int = 200
+    chat_per_minute: int = 12
+    session_ttl_seconds: int = 7 * 24 * 3600
+    bot_delay_seconds: float = 1.0
+    between_hands_seconds: float = 3.0
+    default_tables: bool = True
+    guest_spectators: bool = True
+    cookie_secure: bool = False
+    testing: bool = False
+    arcade_min_level: int = 6
+    quick_match_wait_seconds: float = 10.0
+    shutdown_grace_seconds: float = 5.0
+    extra: Mapping[str, str] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if not 0 < self.port < 65536:
+            raise SettingsError("bad_port", f"CROUPIER_PORT must be in 1..65535, not {self.port}")
+        if self.max_frame_bytes < 256:
+            raise SettingsError("bad_frame_cap", "CROUPIER_MAX_FRAME_BYTES must be >= 256")
+        if self.messages_per_second <= 0 or self.message_burst < 1:
+            raise SettingsError("bad_rate", "message rate and burst must be positive")
+        if self.chat_max_length < 1 or self.chat_per_minute < 1:
+            raise SettingsError("bad_chat", "chat limits must be positive")
+        if self.bot_delay_seconds < 0 or self.between_hands_seconds < 0:
+            raise SettingsError("bad_delay", "delays cannot be negative")
+        if self.session_ttl_seconds < 60:
+            raise SettingsError("bad_ttl", "CROUPIER_SESSION_TTL_SECONDS must be >= 60")
+        if self.testing and self.host not in ("127.0.0.1", "localhost", "::1"):
+            raise SettingsError("testing_exposed", "CROUPIER_TESTING is only allowed on loopback")
+
+    @property
+    def secret(self) -> str:
+        """The secret key (a random one per process when none is set)."""
+        return self.secret_key or _PROCESS_SECRET
+
+    def with_(self, **changes: Any) -> Settings:
+        """A copy with ``changes`` (checked again)."""
+        return replace(self, **changes)
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
+        """Read ``CROUPIER_*`` variables from ``env`` (default: the process environment)."""
+        env = os.environ if env is None else env
+        values: dict[str, Any] = {}
+        for f in fields(cls):
+            if f.name == "extra":
+                continue
+            key = f"CROUPIER_{f.name.upper()}"
+            if key not in env or env[key] == "":
+                continue
+            raw = env[key]
+            default = f.default
+            if isinstance(default, bool):
+                values[f.name] = _parse(key, raw, _bool)
+            elif isinstance(default, int):
+                values[f.name] = _parse(key, raw, int, "an integer")
+            elif isinstance(default, float):
+                values[f.name] = _parse(key, raw, float, "a number")
+            elif isinstance(default, str):
+                values[f.name] = raw.strip()
+            else:  # origins
+                values[f.name] = tuple(o.strip().rstrip("/") for o in raw.split(",") if o.strip())
+        return cls(**values)
+
+
+_PROCESS_SECRET = secrets.token_hex(32)
+
+
+def _bool(text: str) -> bool:
+    low = text.strip().lower()
+    if low in ("1", "true", "yes", "on"):
+        return True
+    if low in ("0", "false", "no", "off"):
+        return False
+    raise ValueError(text)
+
+
+def _parse(key: str, raw: str, conv: Callable[[str], T], what: str = "a boolean") -> T:
+    try:
+        return conv(raw.strip())
+    except ValueError:
+        raise SettingsError("bad_setting", f"{key} must be {what}, not {raw!r}") from None
