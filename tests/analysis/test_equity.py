@@ -76,7 +76,7 @@ def test_monte_carlo_reproducible():
     b = equity([p("AsAh"), p("KsKh"), p("7c8c")], trials=200_000, seed=5)
     assert a == b and not a.exact and a.total == 200_000 and a.seed == 5
     exact = equity([p("AsAh"), p("KsKh"), p("7c8c")], exact=True)
-    for x, y in zip(a.equity, exact.equity):
+    for x, y in zip(a.equity, exact.equity, strict=True):
         assert abs(x - y) < 0.01
 
 

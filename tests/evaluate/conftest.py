@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterator
-from itertools import combinations
+from itertools import combinations, pairwise
 from types import SimpleNamespace
 from typing import Any
 
@@ -100,7 +100,9 @@ def all5() -> np.ndarray:
     return np.array(list(combinations(range(52), 5)), dtype=np.int8)
 
 
-def random_hands(seed: int, n: int, k: int, deck: range | list[int] = range(52)) -> Iterator[list[int]]:
+def random_hands(
+    seed: int, n: int, k: int, deck: range | list[int] = range(52)
+) -> Iterator[list[int]]:
     rng = random.Random(seed)
     for _ in range(n):
         yield rng.sample(list(deck), k)
@@ -109,7 +111,7 @@ def random_hands(seed: int, n: int, k: int, deck: range | list[int] = range(52))
 def assert_same_order(ours: list[Any], theirs: list[Any], label: str = "") -> None:
     """Both lists rank the hands the same way (same ties, same order); None is lowest."""
     idx = sorted(range(len(ours)), key=lambda i: (ours[i] is not None, ours[i] or 0))
-    for a, b in zip(idx, idx[1:]):
+    for a, b in pairwise(idx):
         oa, ob, ta, tb = ours[a], ours[b], theirs[a], theirs[b]
         if oa is None or ta is None:
             assert (oa is None) == (ta is None), (label, a, oa, ta)

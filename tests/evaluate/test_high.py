@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
+import warnings
 from collections import Counter
 from itertools import combinations
 from math import comb
-
-import warnings
 
 import numpy as np
 import pytest
@@ -129,7 +128,7 @@ def test_high7_matches_high_and_batch(backend):
     """R-RANK-2: the scalar, 7-argument and batch APIs give one value scale."""
     hands = list(random_hands(1, 3000, 7))
     batch = backend.high_batch(np.array(hands, dtype=np.int32))
-    for cards, b in zip(hands, batch):
+    for cards, b in zip(hands, batch, strict=True):
         assert backend.high(cards[:2], cards[2:]) == int(b)
     for cards in hands[:300]:
         assert high7(*cards) == high(cards, ())

@@ -59,7 +59,7 @@ def test_batch_matches_scalar(backend, nh, nb):
     hands = np.array(list(random_hands(nh * 10 + nb, 500, nh + nb)), dtype=np.int32)
     hi = backend.omaha_high_batch(hands[:, :nh], hands[:, nh:])
     lo = backend.omaha_low8_batch(hands[:, :nh], hands[:, nh:])
-    for row, a, b in zip(hands.tolist(), hi, lo):
+    for row, a, b in zip(hands.tolist(), hi, lo, strict=True):
         assert backend.omaha_high(row[:nh], row[nh:]) == a
         assert backend.omaha_low8(row[:nh], row[nh:]) == (None if b == -1 else b)
 

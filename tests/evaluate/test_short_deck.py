@@ -11,7 +11,7 @@ from pokerkit import ShortDeckHoldemHand
 from croupier.engine.cards import DECK_36
 from croupier.engine.cards import parse_cards as p
 from croupier.engine.errors import InvalidCardError
-from croupier.engine.evaluate import category, describe, short_deck
+from croupier.engine.evaluate import category, describe
 from tests.evaluate.conftest import assert_same_order, peer, random_hands
 
 DECK = [int(c) for c in DECK_36]

@@ -308,7 +308,9 @@ def _board_chunks(
     while chunk := list(islice(it, size)):
         arr = np.array(chunk, dtype=np.int32).reshape(len(chunk), k)
         if bd:
-            arr = np.concatenate([np.broadcast_to(np.array(bd, np.int32), (len(chunk), 5 - k)), arr], 1)
+            arr = np.concatenate(
+                [np.broadcast_to(np.array(bd, np.int32), (len(chunk), 5 - k)), arr], 1
+            )
         yield arr
 
 
@@ -348,7 +350,9 @@ def _mc_np(
         picks = np.argsort(rng.random((n, len(deck))), axis=1)[:, :k]
         boards = deck_arr[picks]
         if bd:
-            boards = np.concatenate([np.broadcast_to(np.array(bd, np.int32), (n, 5 - k)), boards], 1)
+            boards = np.concatenate(
+                [np.broadcast_to(np.array(bd, np.int32), (n, 5 - k)), boards], 1
+            )
         acc = _add(acc, _eval_boards_np(spec, hs, boards.astype(np.int32)))
         done += n
         if progress is not None:

@@ -55,7 +55,9 @@ def register(app: typer.Typer) -> None:
 
     @app.command("equity")
     def equity_command(
-        hands: Annotated[list[str], typer.Argument(help="Hands, e.g. AsAh KsKh", show_default=False)],
+        hands: Annotated[
+            list[str], typer.Argument(help="Hands, e.g. AsAh KsKh", show_default=False)
+        ],
         board: Annotated[str, typer.Option("--board", "-b", help="Known board cards")] = "",
         dead: Annotated[str, typer.Option("--dead", "-d", help="Dead (folded, burnt) cards")] = "",
         game: Annotated[
@@ -65,7 +67,9 @@ def register(app: typer.Typer) -> None:
             bool | None,
             typer.Option("--exact/--monte-carlo", help="Force exact enumeration or sampling"),
         ] = None,
-        trials: Annotated[int | None, typer.Option("--trials", "-n", help="Monte Carlo trials")] = None,
+        trials: Annotated[
+            int | None, typer.Option("--trials", "-n", help="Monte Carlo trials")
+        ] = None,
         seed: Annotated[int | None, typer.Option("--seed", help="Monte Carlo seed")] = None,
     ) -> None:
         """All-in equity of two or more hands."""

@@ -78,16 +78,16 @@ Evaluator = Callable[[Sequence[int], Sequence[int]], int]
 LowEvaluator = Callable[[Sequence[int], Sequence[int]], int | None]
 IntArray = npt.NDArray[np.int32]
 
-_ceval: object | None
-if os.environ.get("CROUPIER_PURE_EVAL", "") not in ("", "0"):
-    _ceval = None
-else:
-    try:
-        from croupier.engine.evaluate import _ceval
-    except ImportError:  # pragma: no cover - the build is optional
-        _ceval = None
+try:
+    if os.environ.get("CROUPIER_PURE_EVAL", "") not in ("", "0"):
+        raise ImportError("CROUPIER_PURE_EVAL is set")
+    from croupier.engine.evaluate import _ceval as _c
 
-BACKEND: Final[str] = "c" if _ceval is not None else "python"
+    _HAVE_C = True
+except ImportError:  # the build is optional
+    _HAVE_C = False
+
+BACKEND: Final[str] = "c" if _HAVE_C else "python"
 """``"c"`` when the C extension is in use, else ``"python"``."""
 
 high: Evaluator
@@ -97,9 +97,7 @@ low8: LowEvaluator
 omaha_low8: LowEvaluator
 high7: Callable[[int, int, int, int, int, int, int], int]
 
-if _ceval is not None:
-    from croupier.engine.evaluate import _ceval as _c
-
+if _HAVE_C:
     _c.set_error_class(InvalidCardError)
     high = _c.high
     omaha_high = _c.omaha_high
@@ -136,7 +134,7 @@ def high_batch(cards: npt.ArrayLike) -> IntArray:
     Cards are range-checked; a row holding the same card twice gives an unspecified value.
     """
     arr = _as_cards(cards, "high_batch", range(5, 8))
-    if _ceval is None:
+    if not _HAVE_C:
         return _pure.high_batch(arr)
     out = np.empty(arr.shape[0], dtype=np.int32)
     _c.high_batch(arr, arr.shape[1], out, False)
@@ -148,7 +146,7 @@ def short_deck_batch(cards: npt.ArrayLike) -> IntArray:
     arr = _as_cards(cards, "short_deck_batch", range(5, 8))
     if arr.size and int((arr >> 2).min()) < 4:
         raise InvalidCardError("invalid_card", "short-deck hands use only cards from 6 up")
-    if _ceval is None:
+    if not _HAVE_C:
         return _pure.short_deck_batch(arr)
     out = np.empty(arr.shape[0], dtype=np.int32)
     _c.high_batch(arr, arr.shape[1], out, True)
@@ -166,7 +164,7 @@ def _omaha_arrays(hole: npt.ArrayLike, board: npt.ArrayLike, name: str) -> tuple
 def omaha_high_batch(hole: npt.ArrayLike, board: npt.ArrayLike) -> IntArray:
     """``omaha_high`` of every row: hole (N, 4..6), board (N, 3..5)."""
     h, b = _omaha_arrays(hole, board, "omaha_high_batch")
-    if _ceval is None:
+    if not _HAVE_C:
         return _pure.omaha_high_batch(h, b)
     out = np.empty(h.shape[0], dtype=np.int32)
     _c.omaha_batch(h, h.shape[1], b, b.shape[1], out, None)
@@ -176,7 +174,7 @@ def omaha_high_batch(hole: npt.ArrayLike, board: npt.ArrayLike) -> IntArray:
 def omaha_low8_batch(hole: npt.ArrayLike, board: npt.ArrayLike) -> IntArray:
     """``omaha_low8`` of every row; ``NO_LOW`` (-1) where no low qualifies."""
     h, b = _omaha_arrays(hole, board, "omaha_low8_batch")
-    if _ceval is None:
+    if not _HAVE_C:
         return _pure.omaha_low8_batch(h, b)
     out = np.empty(h.shape[0], dtype=np.int32)
     _c.omaha_batch(h, h.shape[1], b, b.shape[1], None, out)
@@ -186,7 +184,7 @@ def omaha_low8_batch(hole: npt.ArrayLike, board: npt.ArrayLike) -> IntArray:
 def low8_batch(cards: npt.ArrayLike) -> IntArray:
     """``low8`` of every row of an (N, 5..9) array; ``NO_LOW`` (-1) where no low qualifies."""
     arr = _as_cards(cards, "low8_batch", range(5, 10))
-    if _ceval is None:
+    if not _HAVE_C:
         return _pure.low8_batch(arr)
     out = np.empty(arr.shape[0], dtype=np.int32)
     _c.low8_batch(arr, arr.shape[1], out)

@@ -678,7 +678,7 @@ py_low8(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
         set_err("wrong_card_count", "low8 needs 5 to 9 cards in all, got %d", n);
         return NULL;
     }
-    int all[9];
+    int all[9] = {0};
     for (int i = 0; i < nh; i++) all[i] = c[i];
     for (int i = 0; i < nb; i++) all[nh + i] = c[9 + i];
     int v = low8_cards(all, n);
@@ -1195,6 +1195,7 @@ static PyMethodDef methods[] = {
 
 static struct PyModuleDef moddef = {
     PyModuleDef_HEAD_INIT, "_ceval", "Fast poker hand evaluation (C).", -1, methods,
+    NULL, NULL, NULL, NULL,
 };
 
 PyMODINIT_FUNC
@@ -1208,5 +1209,12 @@ PyInit__ceval(void)
         C_LOW[c] = r == 12 ? 1u : (r <= 6 ? 1u << (r + 1) : 0u);
     }
     if (build_tables(&TSTD, 0) < 0 || build_tables(&TSHORT, 1) < 0) return PyErr_NoMemory();
+    /* bad input raises the engine's InvalidCardError (a ValueError with a code) */
+    PyObject *errors = PyImport_ImportModule("croupier.engine.errors");
+    if (errors != NULL) {
+        ErrCls = PyObject_GetAttrString(errors, "InvalidCardError");
+        Py_DECREF(errors);
+    }
+    if (ErrCls == NULL) PyErr_Clear();
     return PyModule_Create(&moddef);
 }

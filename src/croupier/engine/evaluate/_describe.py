@@ -30,9 +30,21 @@ KINDS: Final = (
 )
 
 _CHARS: Final = "23456789TJQKA"
-_NAMES: Final = (
-    "two three four five six seven eight nine ten jack queen king ace".split()
-)
+_NAMES: Final = [
+    "two",
+    "three",
+    "four",
+    "five",
+    "six",
+    "seven",
+    "eight",
+    "nine",
+    "ten",
+    "jack",
+    "queen",
+    "king",
+    "ace",
+]
 _PLURAL: Final = tuple("sixes" if n == "six" else n + "s" for n in _NAMES)
 _STD_CATS: Final = {
     0: "high_card",

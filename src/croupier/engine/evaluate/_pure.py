@@ -87,9 +87,7 @@ def check_cards(hole: Sequence[int], board: Sequence[int]) -> list[int]:
 
 def _count(name: str, n: int, lo: int, hi: int, what: str = "cards in all") -> None:
     if not lo <= n <= hi:
-        raise InvalidCardError(
-            "wrong_card_count", f"{name} needs {lo} to {hi} {what}, got {n}"
-        )
+        raise InvalidCardError("wrong_card_count", f"{name} needs {lo} to {hi} {what}, got {n}")
 
 
 def _eval5(cards: Sequence[int], short: bool) -> int:

@@ -61,9 +61,7 @@ def straight_top(ranks: tuple[int, ...] | list[int], short: bool, wheel: bool = 
     return -1
 
 
-def raw5(
-    ranks: tuple[int, ...] | list[int], flush: bool, short: bool, wheel: bool = True
-) -> int:
+def raw5(ranks: tuple[int, ...] | list[int], flush: bool, short: bool, wheel: bool = True) -> int:
     """Raw score of five cards of these ranks (``flush``: all one suit)."""
     cnt = [0] * 13
     for r in ranks:
@@ -126,16 +124,16 @@ def tables(short: bool, wheel: bool = True) -> HighTables:
         if ms[0] == ms[4]:
             continue
         entries[ms, False] = raw5(ms, False, short, wheel)
-    for ms in combinations(rank_range, 5):
-        entries[ms, True] = raw5(ms, True, short, wheel)
+    for combo in combinations(rank_range, 5):
+        entries[combo, True] = raw5(combo, True, short, wheel)
     raws = tuple(sorted(set(entries.values())))
     dense = {r: i + 1 for i, r in enumerate(raws)}
     by_ranks = {k: dense[r] for k, r in entries.items()}
     nonflush = np.zeros(4 * K5[12] + K5[11] + 1, dtype=np.int32)
     flush = np.zeros(8192, dtype=np.int32)
-    for (ms, fl), v in by_ranks.items():
+    for (rs, fl), v in by_ranks.items():
         if fl:
-            flush[sum(1 << r for r in ms)] = v
+            flush[sum(1 << r for r in rs)] = v
         else:
-            nonflush[sum(K5[r] for r in ms)] = v
+            nonflush[sum(K5[r] for r in rs)] = v
     return HighTables(short, wheel, raws, dense, by_ranks, nonflush, flush)
