@@ -64,6 +64,7 @@ __all__ = [
     "dump_phh",
     "dump_phhs",
     "format_action",
+    "format_amounts",
     "load_phh",
     "load_phhs",
     "parse_action",
@@ -174,6 +175,15 @@ def _fmt_amount(chips: int, scale: int) -> str:
         return str(chips // scale)
     exp = len(str(scale)) - 1
     return format(Decimal(chips).scaleb(-exp).normalize(), "f")
+
+
+def format_amounts(values: Iterable[int], scale: int = 1) -> str:
+    """Chip amounts written back in the file's unit, as a PHH array.
+
+    >>> format_amounts([25, 100, 20674], 10)
+    '[2.5, 10, 2067.4]'
+    """
+    return "[" + ", ".join(_fmt_amount(v, scale) for v in values) + "]"
 
 
 def format_action(action: PhhAction, scale: int = 1) -> str:

@@ -51,7 +51,7 @@ from croupier.engine.state import (
     start_hand,
 )
 from croupier.engine.variants import ForcedBets, find_variant
-from croupier.history.phh import HandHistory, PhhAction, Verb
+from croupier.history.phh import HandHistory, Verb, format_action, format_amounts
 
 __all__ = [
     "PHH_GAMES",
@@ -291,7 +291,7 @@ def replay(hh: HandHistory) -> Replay:
     board_seen = 0
     try:
         for i, a in enumerate(hh.actions):
-            text = a.__str__() if hh.scale == 1 else _label(a, hh.scale)
+            text = format_action(a, hh.scale)
             if a.verb is Verb.NOOP or a.verb is Verb.DEAL_HOLE:
                 pass
             elif a.verb is Verb.DEAL_BOARD:
@@ -338,12 +338,6 @@ def replay(hh: HandHistory) -> Replay:
     return Replay(game, state, tuple(events), f, None, applied, state.is_over)
 
 
-def _label(a: PhhAction, scale: int) -> str:
-    from croupier.history.phh import format_action
-
-    return format_action(a, scale)
-
-
 @dataclass(frozen=True, slots=True)
 class Verdict:
     """The verification of one hand: ``status``, what was compared (``finishing_stacks``,
@@ -359,9 +353,7 @@ class Verdict:
 
 
 def _money(values: Sequence[int], scale: int) -> str:
-    from croupier.history.phh import _fmt_amount
-
-    return "[" + ", ".join(_fmt_amount(v, scale) for v in values) + "]"
+    return format_amounts(values, scale)
 
 
 def verify(hh: HandHistory) -> Verdict:
