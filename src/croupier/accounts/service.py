@@ -1,0 +1,285 @@
+"""The accounts service: register, log in, log out, authenticate, experience (R-ACC-1).
+
+Time comes from an injected clock (seconds), so tests never sleep.
+
+>>> from croupier.store import open_store
+>>> now = [1000.0]
+>>> store = open_store("sqlite://", clock=lambda: now[0])
+>>> accounts = Accounts(store.users, clock=lambda: now[0])
+>>> ann = accounts.register("Ann", "correct horse battery")
+>>> login = accounts.login("ann", "correct horse battery", ip="10.0.0.1")
+>>> accounts.authenticate(login.token).name, ann.level
+('Ann', 1)
+>>> accounts.login("ann", "wrong password", ip="10.0.0.1")
+Traceback (most recent call last):
+...
+croupier.accounts.errors.InvalidCredentialsError: unknown name or wrong password
+>>> accounts.logout(login.token)
+True
+>>> accounts.authenticate(login.token)
+Traceback (most recent call last):
+...
+croupier.accounts.errors.SessionError: this session has ended; log in again
+>>> store.close()
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Protocol
+
+from croupier.accounts.errors import (
+    InvalidCredentialsError,
+    NameTakenError,
+    SessionError,
+    ThrottledError,
+)
+from croupier.accounts.levels import hand_experience, level_for
+from croupier.accounts.names import (
+    MAX_NAME,
+    MAX_PASSWORD,
+    check_name,
+    check_password,
+    name_key,
+)
+from croupier.accounts.passwords import PasswordHashing
+from croupier.accounts.sessions import SessionPolicy, new_token, token_hash
+from croupier.accounts.throttle import ThrottlePolicy
+from croupier.store.db import Clock
+from croupier.store.errors import StoreError
+from croupier.store.users import SessionRecord, UserRecord
+
+__all__ = ["Account", "Accounts", "Login", "UserRepository"]
+
+
+class UserRepository(Protocol):
+    """What the service needs from the store (:class:`croupier.store.SqlUsers` fits)."""
+
+    def create_user(
+        self, name: str, name_key: str, password_hash: str | None, kind: str, created_ms: int
+    ) -> UserRecord: ...
+    def user(self, user_id: int) -> UserRecord | None: ...
+    def user_by_name_key(self, name_key: str) -> UserRecord | None: ...
+    def set_password_hash(self, user_id: int, password_hash: str) -> None: ...
+    def add_experience(
+        self, user_id: int, experience: int, played: int, won: int
+    ) -> UserRecord: ...
+    def add_session(self, record: SessionRecord) -> None: ...
+    def session(self, token_hash: str) -> SessionRecord | None: ...
+    def touch_session(self, token_hash: str, at_ms: int) -> None: ...
+    def revoke_session(self, token_hash: str, at_ms: int) -> bool: ...
+    def revoke_user_sessions(self, user_id: int, at_ms: int) -> int: ...
+    def add_failure(self, scope: str, subject: str, at_ms: int) -> None: ...
+    def failures_since(self, scope: str, subject: str, since_ms: int) -> list[int]: ...
+    def clear_failures(self, scope: str, subject: str) -> None: ...
+
+
+@dataclass(frozen=True, slots=True)
+class Account:
+    """A registered player (or bot) as the rest of the server sees it."""
+
+    id: int
+    name: str
+    kind: str
+    experience: int
+    hands_played: int
+    hands_won: int
+    created_ms: int
+
+    @property
+    def level(self) -> int:
+        """The level reached (see :mod:`croupier.accounts.levels`)."""
+        return level_for(self.experience)
+
+    @classmethod
+    def of(cls, record: UserRecord) -> Account:
+        return cls(
+            id=record.id,
+            name=record.name,
+            kind=record.kind,
+            experience=record.experience,
+            hands_played=record.hands_played,
+            hands_won=record.hands_won,
+            created_ms=record.created_ms,
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Login:
+    """A successful login: the account and its new session token (shown once, never stored)."""
+
+    account: Account
+    token: str
+    expires_at: float
+
+
+def _ms(seconds: float) -> int:
+    return round(seconds * 1000)
+
+
+class Accounts:
+    """Registration, login, logout, sessions, throttling and experience."""
+
+    def __init__(
+        self,
+        users: UserRepository,
+        *,
+        clock: Clock = time.time,
+        hashing: PasswordHashing | None = None,
+        sessions: SessionPolicy | None = None,
+        account_throttle: ThrottlePolicy | None = None,
+        ip_throttle: ThrottlePolicy | None = None,
+    ) -> None:
+        self._users = users
+        self._clock = clock
+        self._hashing = hashing or PasswordHashing()
+        self._sessions = sessions or SessionPolicy()
+        self._account_throttle = account_throttle or ThrottlePolicy(5, 15 * 60.0)
+        self._ip_throttle = ip_throttle or ThrottlePolicy(20, 15 * 60.0)
+
+    # -- registration -----------------------------------------------------------------
+
+    def register(self, name: str, password: str, *, kind: str = "player") -> Account:
+        """A new account; ``invalid_name``, ``reserved_name``, ``invalid_password`` or
+        ``name_taken`` otherwise."""
+        clean = check_name(name)
+        check_password(password, clean)
+        if kind not in ("player", "bot"):
+            raise ValueError("kind is 'player' or 'bot'")
+        if self._users.user_by_name_key(name_key(clean)) is not None:
+            raise NameTakenError(f"the name {clean!r} is taken")
+        hashed = self._hashing.hash(password)
+        try:
+            record = self._users.create_user(
+                clean, name_key(clean), hashed, kind, _ms(self._clock())
+            )
+        except StoreError as exc:
+            if exc.code == "name_taken":
+                raise NameTakenError(f"the name {clean!r} is taken") from None
+            raise
+        return Account.of(record)
+
+    # -- login / logout ---------------------------------------------------------------
+
+    def _check_throttle(self, scope: str, subject: str, policy: ThrottlePolicy, now: float) -> None:
+        since = _ms(now - policy.window_seconds)
+        failures = [t / 1000 for t in self._users.failures_since(scope, subject, since)]
+        wait = policy.retry_after(failures, now)
+        if wait is not None:
+            raise ThrottledError(
+                f"too many failed logins; try again in {int(wait) + 1} s", retry_after=wait
+            )
+
+    def login(
+        self, name: str, password: str, *, ip: str = "", previous_token: str | None = None
+    ) -> Login:
+        """Check the password and open a new session (``previous_token``, if any, is revoked:
+        the token rotates at every login). Unknown name and wrong password raise the same
+        ``invalid_credentials``; too many failures raise ``throttled``."""
+        now = self._clock()
+        subject = name_key(name) if isinstance(name, str) else ""
+        if ip:
+            self._check_throttle("ip", ip, self._ip_throttle, now)
+        self._check_throttle("account", subject, self._account_throttle, now)
+        usable = (
+            isinstance(name, str)
+            and isinstance(password, str)
+            and 0 < len(subject) <= MAX_NAME
+            and len(password) <= MAX_PASSWORD
+        )
+        record = self._users.user_by_name_key(subject) if usable else None
+        if record is None or record.password_hash is None or record.disabled:
+            self._hashing.verify_dummy(password if isinstance(password, str) else "")
+            ok = False
+        else:
+            ok = self._hashing.verify(record.password_hash, password)
+        if not ok or record is None:
+            at = _ms(now)
+            self._users.add_failure("account", subject, at)
+            if ip:
+                self._users.add_failure("ip", ip, at)
+            raise InvalidCredentialsError("unknown name or wrong password")
+        assert record.password_hash is not None
+        if self._hashing.needs_rehash(record.password_hash):
+            self._users.set_password_hash(record.id, self._hashing.hash(password))
+        self._users.clear_failures("account", subject)
+        if previous_token:
+            self._users.revoke_session(token_hash(previous_token), _ms(now))
+        return self._open_session(record, now, ip)
+
+    def _open_session(self, record: UserRecord, now: float, ip: str) -> Login:
+        token = new_token()
+        expires = now + self._sessions.absolute_seconds
+        self._users.add_session(
+            SessionRecord(
+                token_hash=token_hash(token),
+                user_id=record.id,
+                created_ms=_ms(now),
+                last_seen_ms=_ms(now),
+                expires_ms=_ms(expires),
+                ip=ip or None,
+            )
+        )
+        return Login(Account.of(record), token, expires)
+
+    def logout(self, token: str) -> bool:
+        """End a session; False if it was unknown or already ended."""
+        if not isinstance(token, str) or not token:
+            return False
+        return self._users.revoke_session(token_hash(token), _ms(self._clock()))
+
+    def logout_everywhere(self, user_id: int) -> int:
+        """End every session of an account; returns how many."""
+        return self._users.revoke_user_sessions(user_id, _ms(self._clock()))
+
+    def rotate(self, token: str) -> Login:
+        """Replace a live session's token by a new one (the old one stops working)."""
+        account = self.authenticate(token)
+        record = self._users.user(account.id)
+        assert record is not None
+        now = self._clock()
+        self._users.revoke_session(token_hash(token), _ms(now))
+        return self._open_session(record, now, "")
+
+    # -- sessions ---------------------------------------------------------------------
+
+    def authenticate(self, token: str) -> Account:
+        """The account behind a live session token; ``invalid_session`` or
+        ``session_expired`` otherwise. Records activity (idle expiry)."""
+        if not isinstance(token, str) or not token or len(token) > 256:
+            raise SessionError("this session has ended; log in again")
+        hashed = token_hash(token)
+        session = self._users.session(hashed)
+        if session is None or session.revoked_ms is not None:
+            raise SessionError("this session has ended; log in again")
+        now = self._clock()
+        now_ms = _ms(now)
+        idle_limit = session.last_seen_ms + _ms(self._sessions.idle_seconds)
+        if now_ms >= session.expires_ms or now_ms >= idle_limit:
+            self._users.revoke_session(hashed, now_ms)
+            raise SessionError("this session has expired; log in again", code="session_expired")
+        record = self._users.user(session.user_id)
+        if record is None or record.disabled:
+            raise SessionError("this session has ended; log in again")
+        if now_ms - session.last_seen_ms >= _ms(self._sessions.touch_every):
+            self._users.touch_session(hashed, now_ms)
+        return Account.of(record)
+
+    # -- experience -------------------------------------------------------------------
+
+    def record_hand(self, results: Mapping[int, bool]) -> dict[int, Account]:
+        """Credit experience for one hand: ``{account id: won}`` for each account dealt in."""
+        updated: dict[int, Account] = {}
+        for user_id, won in sorted(results.items()):
+            record = self._users.add_experience(
+                user_id, hand_experience(won=bool(won)), 1, 1 if won else 0
+            )
+            updated[user_id] = Account.of(record)
+        return updated
+
+    def account(self, user_id: int) -> Account | None:
+        """An account by id."""
+        record = self._users.user(user_id)
+        return None if record is None else Account.of(record)
