@@ -1,0 +1,189 @@
+"""Table specs: what the lobby lists and what a live table is built from.
+
+A :class:`TableSpec` is frozen data: a game preset, a house-rule profile, blinds, seats,
+buy-in range, how many bots fill seats, and for a private table its invitation code.
+:meth:`TableSpec.config` turns it into the table's
+:class:`~croupier.table.config.TableConfig` (a bad spec is refused with a
+:class:`LobbyError` carrying a code, before any table exists).
+
+>>> [s.name for s in DEFAULT_TABLES]
+['NLHE 1/2 6-max', 'PLO 1/2', 'FLHE 2/4', 'Naiko NLHE 1/2', 'Arcade NLHE 1/2']
+>>> cfg = DEFAULT_TABLES[0].config()
+>>> cfg.seats, cfg.buy_in_min, cfg.buy_in_max, cfg.rules.name
+(6, 80, 400, 'room')
+>>> private_spec("p-1", game="nlhe", blinds=(5, 10), code="ABCD2345").config().buy_in_max
+2000
+>>> private_spec("p-2", game="chess", blinds=(1, 2), code="X")  # doctest: +ELLIPSIS
+Traceback (most recent call last):
+...
+croupier.lobby.catalog.LobbyError: unknown game 'chess'; ...
+"""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass
+from typing import Literal
+
+from croupier.engine.errors import EngineError
+from croupier.engine.game import Game
+from croupier.engine.rules import profile
+from croupier.table.config import TableConfig
+from croupier.table.results import TableError
+
+__all__ = [
+    "CODE_ALPHABET",
+    "DEFAULT_TABLES",
+    "LobbyError",
+    "TableSpec",
+    "TableSummary",
+    "invitation_code",
+    "private_spec",
+]
+
+Kind = Literal["cash", "private", "arcade"]
+#: Invitation codes avoid look-alike characters (0/O, 1/I/L).
+CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
+
+
+class LobbyError(ValueError):
+    """A lobby refusal with a stable ``code``."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+
+    def __str__(self) -> str:
+        return str(self.args[0])
+
+
+@dataclass(frozen=True, slots=True)
+class TableSpec:
+    """One table of the lobby. ``buy_in_min``/``buy_in_max`` 0: 40 and 200 big blinds
+    (limit tables keep a maximum too)."""
+
+    table_id: str
+    name: str
+    game: str = "nlhe"
+    profile: Literal["room", "naiko", "arcade"] = "room"
+    blinds: tuple[int, int] = (1, 2)
+    seats: int = 6
+    bots: int = 0
+    buy_in_min: int = 0
+    buy_in_max: int = 0
+    kind: Kind = "cash"
+    code: str | None = None
+    host: int | None = None
+
+    @property
+    def private(self) -> bool:
+        return self.code is not None
+
+    def game_of(self) -> Game:
+        try:
+            return Game.of(self.game, blinds=self.blinds, rules=profile(self.profile))
+        except EngineError as exc:
+            raise LobbyError("bad_game", str(exc)) from None
+
+    def config(
+        self,
+        *,
+        bot_delay_seconds: float = 1.0,
+        between_hands_seconds: float = 3.0,
+        testing: bool = False,
+    ) -> TableConfig:
+        """The live table's configuration (R-SEAT-1 buy-in range)."""
+        game = self.game_of()
+        bb = max(game.stakes.big_blind, game.min_bet)
+        try:
+            return TableConfig(
+                game,
+                seats=self.seats,
+                buy_in_min=self.buy_in_min or 40 * bb,
+                buy_in_max=self.buy_in_max or 200 * bb,
+                bots_allowed=self.bots > 0,
+                between_hands_seconds=between_hands_seconds,
+                bot_delay_seconds=bot_delay_seconds,
+                table_id=self.table_id,
+                testing=testing,
+            )
+        except TableError as exc:
+            raise LobbyError(exc.code, str(exc)) from None
+
+
+@dataclass(frozen=True, slots=True)
+class TableSummary:
+    """A lobby row (R-LOBBY-1): game, structure, stakes, seats, players, average pot."""
+
+    table_id: str
+    name: str
+    kind: str
+    game: str
+    variant: str
+    structure: str
+    profile: str
+    stakes: str
+    seats: int
+    players: int
+    bots: int
+    average_pot: int
+    buy_in_min: int
+    buy_in_max: int
+    spectators: bool
+
+
+DEFAULT_TABLES: tuple[TableSpec, ...] = (
+    TableSpec("nlhe-1-2", "NLHE 1/2 6-max", "nlhe", "room", (1, 2), 6, bots=3),
+    TableSpec("plo-1-2", "PLO 1/2", "plo", "room", (1, 2), 6, bots=3),
+    TableSpec("flhe-2-4", "FLHE 2/4", "flhe", "room", (1, 2), 6, bots=3),
+    TableSpec("naiko-1-2", "Naiko NLHE 1/2", "nlhe", "naiko", (1, 2), 6, bots=3),
+    TableSpec("arcade-1-2", "Arcade NLHE 1/2", "nlhe", "arcade", (1, 2), 6, bots=2, kind="arcade"),
+)
+
+
+def invitation_code(length: int = 8) -> str:
+    """A fresh random invitation code (OS CSPRNG).
+
+    >>> c = invitation_code(); len(c), set(c) <= set(CODE_ALPHABET)
+    (8, True)
+    """
+    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(length))
+
+
+def private_spec(
+    table_id: str,
+    *,
+    game: str = "nlhe",
+    profile: Literal["room", "naiko", "arcade"] = "room",
+    blinds: tuple[int, int] = (1, 2),
+    seats: int = 6,
+    bots: bool = False,
+    buy_in_min: int = 0,
+    buy_in_max: int = 0,
+    code: str,
+    host: int | None = None,
+) -> TableSpec:
+    """A private table (R-LOBBY-2): the host's variant, mode, blinds, bots and buy-ins.
+
+    The spec is checked at once (an impossible table is refused here)."""
+    sb, bb = blinds
+    if not 0 < sb <= bb:
+        raise LobbyError("bad_blinds", "blinds must be positive with small <= big")
+    if profile == "arcade" and sb * 2 != bb:
+        raise LobbyError("bad_blinds", "arcade tables post a small blind of half the big blind")
+    spec = TableSpec(
+        table_id,
+        f"Private {game.upper()} {sb}/{bb}",
+        game,
+        profile,
+        (sb, bb),
+        seats,
+        bots=max(0, seats // 2) if bots else 0,
+        buy_in_min=buy_in_min,
+        buy_in_max=buy_in_max,
+        kind="private",
+        code=code,
+        host=host,
+    )
+    spec.config()
+    return spec
