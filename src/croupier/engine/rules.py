@@ -31,6 +31,10 @@ Showdown = Literal["ordered", "all"]
 Button = Literal["standard", "arcade"]
 UnderRaise = Literal["strict", "tda_half_raise"]
 Disconnection = Literal["fold", "clock", "all_in_protection"]
+ShortBlind = Literal["full", "posted"]
+"""R-POS-3: what the others call when a blind is posted short (all-in): ``full`` the nominal
+blind (Robert's Rules, the usual online rooms: the default), ``posted`` what was posted
+(PokerKit's choice)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,6 +98,7 @@ class HouseRules:
     showdown: Showdown = "ordered"
     rake: RakePolicy = field(default_factory=RakePolicy)
     under_raise: UnderRaise = "strict"
+    short_blind: ShortBlind = "full"
     clock_seconds: int = 30
     draw_clock_seconds: int = 30
     time_bank_seconds: int = 60

@@ -430,8 +430,11 @@ def start_hand(
         kind = "small_blind" if b == sb and b != bb else "big_blind" if b == bb else "straddle"
         events.append(ForcedBet(p, kind, paid, stk[p] == 0))
     if order:
-        s.current_bet = max(bets)
         largest = max(blinds_t)
+        # A blind posted short (all-in) still sets the full amount to call (R-POS-3, house
+        # rule ``short_blind``): the others call the nominal blind; what the short blind
+        # cannot match comes back as uncalled chips (R-POT-2).
+        s.current_bet = max(*bets, largest) if game.rules.short_blind == "full" else max(bets)
         if game.structure is _FL:
             s.raise_inc = _fixed_size(s)
             s.bet_count = 1
