@@ -40,14 +40,29 @@ class Pot:
     eligible: tuple[int, ...]
 
 
-def build_pots(contributions: Sequence[int], out: Sequence[bool]) -> list[Pot]:
+def build_pots(
+    contributions: Sequence[int], out: Sequence[bool], dead: Sequence[int] = ()
+) -> list[Pot]:
     """Main and side pots from each player's total contribution (R-POT-1).
 
     ``out`` marks players who folded or mucked: they feed pots but cannot win them. A
     layer is cut at each contribution level of a player still in; chips above the top
-    level (dead money of folded players) join the last pot.
+    level (dead money of folded players) join the last pot. ``dead`` (part of each
+    contribution) is dead money posted by a returning player (R-SEAT-3): it is no bet to
+    match, so it cuts no layer and goes to the main pot.
+
+    >>> [(p.amount, p.eligible) for p in build_pots((2, 3), (False, False), dead=(0, 1))]
+    [(5, (0, 1))]
     """
     n = len(contributions)
+    if any(dead):
+        live = [c - d for c, d in zip(contributions, dead, strict=True)]
+        layers = build_pots(live, out)
+        if layers:
+            first = layers[0]
+            merged = tuple(a + b for a, b in zip(first.contributions, dead, strict=True))
+            layers[0] = Pot(first.amount + sum(dead), merged, first.eligible)
+            return layers
     levels = sorted({c for p, c in enumerate(contributions) if not out[p] and c > 0})
     pots: list[Pot] = []
     prev = 0
@@ -98,7 +113,7 @@ def can_still_win(s: HandState, p: int) -> bool:
     The most favourable pot for ``p`` is the highest one it is eligible for, contested by
     the shown players who put in at least as much as ``p``.
     """
-    contrib = s._contrib
+    contrib = [c - d for c, d in zip(s._contrib, s._dead, strict=True)]
     rivals = [
         q for q in range(s.n) if q != p and s._shown[q] and contrib[q] >= contrib[p]
     ]
@@ -122,6 +137,8 @@ def settle(s: HandState, events: list[Event]) -> None:
     n = s.n
     out = [s._folded[p] or s._mucked[p] for p in range(n)]
     pots, agreed = layer_pots(s, out)  # R-DRAW-5: pots divided by agreement come first
+    if not agreed and any(s._dead):
+        pots = build_pots(s._contrib, out, s._dead)  # dead money joins the main pot
     amounts = [pot.amount for pot in pots]
     rakes = [0] * len(pots)
     points = [0] * n

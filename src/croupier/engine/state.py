@@ -103,6 +103,7 @@ class HandState:
         "_board",
         "_burnt",
         "_contrib",
+        "_dead",
         "_dealt_street",
         "_discards",
         "_draw_queue",
@@ -162,6 +163,7 @@ class HandState:
     _board: list[Card]
     _burnt: list[Card]
     _contrib: list[int]
+    _dead: list[int]
     _dealt_street: int
     _discards: list[Card]
     _draw_queue: list[int]
@@ -278,6 +280,7 @@ _LISTS: Final = (
     "_board",
     "_burnt",
     "_contrib",
+    "_dead",
     "_discards",
     "_draw_queue",
     "_folded",
@@ -399,6 +402,7 @@ def start_hand(
     s._no_raise = [False] * n
     s._pot_limited = [False] * n
     s._dealt_street = 0
+    s._dead = [0] * n
     s._reserved = [0] * n
     s._values = {}
     s._stud = 0
@@ -419,6 +423,8 @@ def start_hand(
                 paid = min(amounts[p], stk[p])
                 stk[p] -= paid
                 contrib[p] += paid
+                if kind == "dead":
+                    s._dead[p] += paid
                 events.append(ForcedBet(p, kind, paid, stk[p] == 0))
     order = sorted((b, p) for p, b in enumerate(blinds_t) if b)
     sb, bb = game.stakes.small_blind, game.stakes.big_blind
