@@ -1,0 +1,118 @@
+"""Versioned events, bounded history, resync snapshots and per-audience redaction
+(R-FAIR-1, R-TIME-3, R-POT-4)."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from croupier.engine.events import CardsShown, HoleDealt
+from croupier.table import TableSnapshot
+from croupier.table.testing import Harness, check_event, check_snapshot
+
+
+def run(fn: Callable[[], Awaitable[Any]]) -> Any:
+    return asyncio.run(fn())  # type: ignore[arg-type]
+
+
+def test_versions_are_monotonic_and_complete() -> None:
+    """Every change is one event; versions increase by one for every subscriber."""
+
+    async def body() -> None:
+        h = await Harness.create()
+        ann = h.actor.subscribe("ann")
+        await h.sit("ann")
+        await h.sit("bob")
+        for _ in range(3):
+            await h.next_hand()
+            await h.finish_hand()
+        spec = [e.version for e in h.events()]
+        assert spec == list(range(spec[0], spec[0] + len(spec)))
+        mine = [e.version for e in ann.drain()]
+        assert mine == spec  # nothing is private in these hands but the turn views
+        assert h.table.version == spec[-1]
+
+    run(body)
+
+
+def test_catch_up_after_version_or_snapshot_when_too_old() -> None:
+    """A subscriber gets the events after version v, or a full snapshot if v is older than
+    the bounded history or from another epoch (R-TIME-3)."""
+
+    async def body() -> None:
+        h = await Harness.create(history=16)
+        await h.sit("ann")
+        await h.sit("bob")
+        await h.next_hand()
+        v = h.table.version
+        await h.finish_hand()
+        await h.next_hand()
+        newer = h.table.catch_up("ann", h.table.version - 3)
+        assert isinstance(newer, list) and [e.version for e in newer] == [
+            h.table.version - 2,
+            h.table.version - 1,
+            h.table.version,
+        ]
+        old = h.table.catch_up("ann", v - 20)
+        assert isinstance(old, TableSnapshot) and old.version == h.table.version
+        assert isinstance(h.table.catch_up("ann", h.table.version, epoch=5), TableSnapshot)
+        stream = h.actor.subscribe("bob", since=h.table.version - 1)
+        assert isinstance(stream.initial, list) and len(stream.initial) == 1
+
+    run(body)
+
+
+def test_each_audience_sees_only_its_cards() -> None:
+    """R-FAIR-1, R-BOT-1: a seat sees its own hole cards only; a spectator none until shown;
+    the turn view (legal actions) goes to the player to act only."""
+
+    async def body() -> None:
+        h = await Harness.create(rules="naiko")  # naiko shows every unfolded hand
+        streams = {p: h.actor.subscribe(p) for p in ("ann", "bob", "cid")}
+        streams[None] = h.spectator  # type: ignore[index]
+        for p in ("ann", "bob", "cid"):
+            await h.sit(p)
+        await h.next_hand()
+        rec = h.table.hand_record
+        assert rec is not None
+        await h.finish_hand()
+        for audience, stream in streams.items():
+            shown: set[Any] = set()
+            events = stream.drain()
+            for e in events:
+                check_event(e, audience, shown)
+            deals = [e for e in events if isinstance(e.data, HoleDealt)]
+            assert len(deals) == 3
+            for e in deals:
+                mine = rec.players[e.data.player] == audience
+                assert all((c is not None) == mine for c in e.data.cards)
+            assert any(isinstance(e.data, CardsShown) for e in events)
+            views = [e.data.view for e in events if e.type == "turn" and e.data.view is not None]
+            assert all(
+                e.data.player_id == audience for e in events if e.type == "turn" and e.data.view
+            )
+            if audience is None:
+                assert not views
+
+    run(body)
+
+
+def test_snapshots_are_redacted() -> None:
+    """R-FAIR-1: a snapshot shows a player's own cards, a spectator none."""
+
+    async def body() -> None:
+        h = await Harness.create()
+        await h.sit("ann")
+        await h.sit("bob")
+        await h.next_hand()
+        rec = h.table.hand_record
+        assert rec is not None
+        for who in ("ann", "bob", None, "stranger"):
+            snap = h.table.snapshot(who)
+            check_snapshot(snap, who, rec.players)
+            assert snap.hand is not None
+            for pos, p in enumerate(snap.hand.players):
+                assert all((c is not None) == (rec.players[pos] == who) for c in p.cards)
+
+    run(body)
