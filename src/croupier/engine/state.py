@@ -1001,6 +1001,9 @@ def _run_showdown(s: HandState, events: list[Event]) -> None:
     queue = s._show_queue
     while queue and (s._shown[queue[0]] or s._mucked[queue[0]]):
         queue.pop(0)
+    contenders = [p for p in range(s.n) if not s._folded[p] and not s._mucked[p]]
+    if len(contenders) == 1:
+        queue.clear()  # every other hand was mucked: the last one wins uncontested
     if queue:
         s.actor = queue[0]
         return
