@@ -7,7 +7,8 @@ Hand boundaries are also kept in ``hands`` (one row per hand: the seats and star
 stacks, the button, the deck commitment, the deck and salt for later verification, and
 the status ``open`` → ``settled`` | ``void``), which is what recovery and the audit read.
 
-With a ledger, a hand's settlement moves chips between the players' table escrow
+With a ledger, a seat map that stands players up (``SeatsRecord.cash_outs``) pays them
+from their table escrow in the same transaction, and a hand's settlement moves chips between the players' table escrow
 sub-accounts (and the rake to the house) **in the same transaction** as the settlement
 record: a hand is either settled in both the journal and the ledger, or in neither. A
 voided (or interrupted, then voided) hand moved nothing, so every escrow is exactly what
@@ -41,11 +42,18 @@ from croupier.store.ledger import (
     Ledger,
     LedgerAccount,
     Transfer,
+    cash_out_legs,
     settlement_legs,
 )
 from croupier.store.schema import hands, table_journal
 from croupier.table import journal as table_journal_module
-from croupier.table.journal import HandEndRecord, HandStartRecord, HandVoidRecord, Record
+from croupier.table.journal import (
+    HandEndRecord,
+    HandStartRecord,
+    HandVoidRecord,
+    Record,
+    SeatsRecord,
+)
 from croupier.table.seating import Seat
 
 __all__ = ["SqlJournal", "decode_record", "encode_record", "user_id_of"]
@@ -199,6 +207,17 @@ class SqlJournal:
             conn, table_id, record, now
         ):
             return  # already closed: nothing is written or paid twice
+        elif isinstance(record, SeatsRecord) and self._ledger is not None:
+            # A player standing up is paid in the same transaction as the seat map that
+            # removes them; the table's later Bank.cash_out with the same ref is a replay.
+            for out in record.cash_outs:
+                self._ledger.transfer_in(
+                    conn,
+                    "cash_out",
+                    f"bank:{table_id}:{out.ref}",
+                    cash_out_legs(table_id, self._user_of(out.player_id), out.amount),
+                    {"table": table_id},
+                )
         conn.execute(
             table_journal.insert(), {"table_id": table_id, "type": kind, "body": body, "at_ms": now}
         )

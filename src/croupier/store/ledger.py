@@ -68,6 +68,7 @@ __all__ = [
     "LedgerAccount",
     "Leg",
     "Transfer",
+    "cash_out_legs",
     "escrow_account",
     "settlement_legs",
     "user_account",
@@ -227,6 +228,12 @@ def settlement_legs(
     if issued:
         legs.append(Leg(MINT_POINTS, -issued))
     return legs
+
+
+def cash_out_legs(table_id: str, user_id: int, amount: int) -> list[Leg]:
+    """The legs of a cash-out: ``amount`` from the table escrow to the player's chips."""
+    _check_amount(amount)
+    return [Leg(escrow_account(table_id, user_id), -amount), Leg(user_account(user_id), amount)]
 
 
 def _request_hash(kind: str, legs: Sequence[Leg]) -> str:
@@ -437,8 +444,7 @@ class Ledger:
 
     def cash_out(self, table_id: str, user_id: int, amount: int, *, key: str) -> Transfer:
         """Chips from a player's table escrow back to their balance (cash-out, leaving)."""
-        _check_amount(amount)
-        legs = [Leg(escrow_account(table_id, user_id), -amount), Leg(user_account(user_id), amount)]
+        legs = cash_out_legs(table_id, user_id, amount)
         return self.transfer("cash_out", key, legs, {"table": table_id})
 
     def spend_points(self, user_id: int, amount: int, *, key: str, item: str = "") -> Transfer:
