@@ -9,6 +9,7 @@ submits an ordinary command. A busted bot reloads the minimum buy-in if ``reload
 from __future__ import annotations
 
 import itertools
+from collections.abc import Callable
 from typing import Any
 
 from croupier.bots.strategies import Decision, Strategy
@@ -29,7 +30,16 @@ def to_command(decision: Decision, command_id: str, player_id: str) -> Command:
         return Draw(command_id, player_id, format_cards(decision.discards))
     if kind in ("show", "muck"):
         return ShowCards(command_id, player_id, kind == "show")
-    if kind in ("fold", "check", "call", "raise"):
+    if kind in (
+        "fold",
+        "check",
+        "call",
+        "raise",
+        "bring_in",
+        "offer_split",
+        "accept_split",
+        "decline_split",
+    ):
         return Act(command_id, player_id, kind, decision.amount)  # type: ignore[arg-type]
     raise ValueError(f"unknown decision {kind!r}")
 
@@ -47,6 +57,7 @@ class BotRunner:
         delay: float | None = None,
         name: str = "",
         reload: bool = True,
+        observer: Callable[[TableEvent], None] | None = None,
     ) -> None:
         self.actor = actor
         self.player_id = player_id
@@ -57,9 +68,9 @@ class BotRunner:
         self.reload = reload
         self._ids = itertools.count(1)
         self.stream: EventStream | None = None
-        self.seen: list[TableEvent] = []
         self.refused: list[CommandResult] = []
-        self.keep_events = False
+        self.observer = observer
+        """Called with every event the bot receives (tests check what a bot may see)."""
 
     def _id(self) -> str:
         return f"{self.player_id}:{next(self._ids)}"
@@ -82,8 +93,8 @@ class BotRunner:
         return await self.actor.submit(Reconnect(self._id(), self.player_id))
 
     def _on_event(self, event: TableEvent) -> None:
-        if self.keep_events:
-            self.seen.append(event)
+        if self.observer is not None:
+            self.observer(event)
         data = event.data
         if isinstance(data, Turn) and data.player_id == self.player_id and data.view is not None:
             when = self.clock.now() + self.delay

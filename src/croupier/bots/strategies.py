@@ -36,8 +36,8 @@ __all__ = ["Decision", "EquityBot", "RuleBot", "Strategy", "hand_bucket"]
 
 @dataclass(frozen=True, slots=True)
 class Decision:
-    """``kind`` is ``fold``/``check``/``call``/``raise`` (``amount``: raise-to), ``draw``
-    (``discards``) or ``show``/``muck``."""
+    """``kind`` is ``fold``/``check``/``call``/``raise`` (``amount``: raise-to),
+    ``bring_in``, ``draw`` (``discards``), ``show``/``muck`` or a split answer."""
 
     kind: str
     amount: int = 0
@@ -117,7 +117,13 @@ class RuleBot:
             return Decision("show")
         if legal.can_draw:
             return Decision("draw", discards=_draw_discards(cards, legal.max_discards))
+        if legal.split_answer:
+            return Decision("decline_split")
         bucket = hand_bucket(cards, view.board, game)
+        if legal.can_bring_in:
+            if bucket == 3 and legal.can_raise:
+                return Decision("raise", legal.min_raise)
+            return Decision("bring_in")
         cheap = legal.call <= max(view.pot // 3, 1)
         if bucket == 3 and legal.can_raise:
             return Decision("raise", _bet_size(view, 0.75))
@@ -142,35 +148,50 @@ class EquityBot:
         self.trials = trials
 
     def equity(self, view: TableView, position: int, game: Game) -> float:
-        """The share of the pot the bot's hand wins against random hands (high hand)."""
+        """The share of the pot the bot's hand wins against random hands (first hand kind;
+        others' up cards are known, the rest of every final hand is drawn at random)."""
+        variant = game.variant
         cards = _own_cards(view, position)
         board = tuple(view.board)
         seen = set(cards) | set(board)
         for p in view.players:
             seen.update(c for c in p.cards if c is not None)
-        stub = [c for c in game.variant.deck if c not in seen]
-        rivals = [q for q, p in enumerate(view.players) if q != position and not p.folded]
+        stub = [c for c in variant.deck if c not in seen]
+        rivals = [
+            tuple(c for c in p.cards if c is not None)
+            for q, p in enumerate(view.players)
+            if q != position and not p.folded
+        ]
         if not rivals:
             return 1.0
-        evaluate = EVALUATORS[game.variant.hands[0]]
-        need_board = game.variant.board_cards - len(board)
-        per_hand = len(cards)
+        evaluate = EVALUATORS[variant.hands[0]]
+        final = max(variant.hole_cards, len(cards))
+        need_board = max(variant.board_cards - len(board), 0)
+        need_mine = final - len(cards)
+        needs = [max(final - len(known), 0) for known in rivals]
+        total_needed = need_board + need_mine + sum(needs)
+        if total_needed > len(stub):
+            return 1.0 / (len(rivals) + 1)
         total = 0.0
-        for _ in range(self.trials):
-            draw = self.rng.sample(stub, need_board + per_hand * len(rivals))
-            full = board + tuple(draw[:need_board])
-            mine = evaluate(cards, full)
-            best, ties, beaten = mine, 1, False
-            for i in range(len(rivals)):
-                start = need_board + i * per_hand
-                theirs = evaluate(tuple(draw[start : start + per_hand]), full)
-                if mine is None or (theirs is not None and theirs > mine):
-                    beaten = True
-                    break
-                if theirs == best:
-                    ties += 1
-            if not beaten:
-                total += 1.0 / ties
+        try:
+            for _ in range(self.trials):
+                draw = self.rng.sample(stub, total_needed)
+                full = board + tuple(draw[:need_board])
+                at = need_board + need_mine
+                mine = evaluate((*cards, *draw[need_board:at]), full)
+                ties, beaten = 1, False
+                for known, need in zip(rivals, needs, strict=True):
+                    theirs = evaluate((*known, *draw[at : at + need]), full)
+                    at += need
+                    if mine is None or (theirs is not None and theirs > mine):
+                        beaten = True
+                        break
+                    if theirs == mine:
+                        ties += 1
+                if not beaten:
+                    total += 1.0 / ties
+        except ValueError:  # a hand shape this evaluator does not take: no opinion
+            return 1.0 / (len(rivals) + 1)
         return total / self.trials
 
     def decide(self, view: TableView, position: int, game: Game) -> Decision:
@@ -182,6 +203,10 @@ class EquityBot:
             return Decision("show")
         if legal.can_draw:
             return Decision("draw", discards=_draw_discards(cards, legal.max_discards))
+        if legal.split_answer:
+            return Decision("accept_split")
+        if legal.can_bring_in:
+            return Decision("bring_in")
         e = self.equity(view, position, game)
         live = sum(1 for p in view.players if not p.folded)
         fair = 1.0 / max(live, 1)

@@ -30,7 +30,9 @@ __all__ = [
     "UseTimeBank",
 ]
 
-ActKind = Literal["fold", "check", "call", "raise"]
+ActKind = Literal[
+    "fold", "check", "call", "raise", "bring_in", "offer_split", "accept_split", "decline_split"
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,8 +85,9 @@ class Reload:
 
 @dataclass(frozen=True, slots=True)
 class Act:
-    """A betting action: ``fold``, ``check``, ``call`` or ``raise`` to ``amount`` (raise-to
-    total of the round, as in the engine)."""
+    """A betting action: ``fold``, ``check``, ``call``, ``raise`` to ``amount`` (raise-to
+    total of the round, as in the engine), ``bring_in`` (stud), or the 32-Card Draw split
+    answers ``offer_split``/``accept_split``/``decline_split`` (R-DRAW-5)."""
 
     command_id: str
     player_id: str

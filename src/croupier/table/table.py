@@ -818,6 +818,11 @@ class Table:
             self._publish(TimedOut(seat.seat, "stand_pat", reason))
             self._engine(lambda: apply(penalised, action))
             return
+        if state.phase is Phase.SPLIT:
+            action = A.decline_split(pos)
+            self._publish(TimedOut(seat.seat, action.kind.value, reason))
+            self._engine(lambda: apply(state, action))
+            return
         if state.phase is Phase.SHOWDOWN:
             action = auto_showdown_action(state)
             self._publish(TimedOut(seat.seat, action.kind.value, reason))
@@ -835,7 +840,12 @@ class Table:
             self._engine(lambda: protect(state, pos))
             return
         legal = legal_actions(state)
-        action = A.check(pos) if legal is not None and legal.can_check else A.fold(pos)
+        if legal is not None and legal.can_check:
+            action = A.check(pos)
+        elif legal is not None and legal.can_bring_in and not legal.can_fold:
+            action = A.bring_in(pos)  # the bring-in may not fold (R-POS-5)
+        else:
+            action = A.fold(pos)
         self._publish(TimedOut(seat.seat, action.kind.value, reason))
         self._engine(lambda: apply(state, action))
 
@@ -864,7 +874,15 @@ class Table:
         if state.actor != pos:
             raise IllegalActionError("not_your_turn", "it is not your turn")
         if isinstance(cmd, Act):
-            makers = {"fold": A.fold, "check": A.check, "call": A.call}
+            makers = {
+                "fold": A.fold,
+                "check": A.check,
+                "call": A.call,
+                "bring_in": A.bring_in,
+                "offer_split": A.offer_split,
+                "accept_split": A.accept_split,
+                "decline_split": A.decline_split,
+            }
             if cmd.kind == "raise":
                 action = A.raise_to(pos, cmd.amount)
             elif cmd.kind in makers:
