@@ -950,23 +950,29 @@ def _draw_action(s: HandState, p: int, discards: tuple[Card, ...], events: list[
 
 
 def _draw_cards(s: HandState, count: int, exclude: Sequence[Card]) -> list[Card]:
-    """Deal ``count`` cards, reshuffling the discards if the stub runs short (R-DRAW-4)."""
-    left = len(s.deck) - s.deck_pos
-    if count <= left:
-        return _take(s, count)
-    first = _take(s, left) if left else []
-    burnt = s.game.variant.reshuffle_burnt
-    pool = [c for c in (*s._discards, *(s._burnt if burnt else ())) if c not in exclude]
-    s._discards = [c for c in s._discards if c in exclude]
-    if burnt:
-        s._burnt = [c for c in s._burnt if c in exclude]
-    rng = Random(s.entropy * 1_000_003 + s.deck_pos)
-    rng.shuffle(pool)
-    need = count - left
-    if need > len(pool):
-        raise InconsistentStateError("not enough cards to complete the draw")
-    s.deck = (*s.deck[: s.deck_pos], *pool)
-    return first + _take(s, need)
+    """Deal ``count`` cards, none of them in ``exclude`` (the cards the player has thrown in
+    this hand), reshuffling the discards (and in 32-Card Draw the burnt cards) under the stub
+    when it runs short (R-DRAW-4). Cards the player may not get stay in the stub, in order,
+    for the next players; before any reshuffle this is a plain deal from the stub."""
+    taboo = set(exclude)
+    stub = list(s.deck[s.deck_pos :])
+    ok = [c for c in stub if c not in taboo]
+    if len(ok) < count:
+        burnt = s.game.variant.reshuffle_burnt
+        pool = [*s._discards, *(s._burnt if burnt else ())]
+        s._discards = []
+        if burnt:
+            s._burnt = []
+        rng = Random(s.entropy * 1_000_003 + s.deck_pos)
+        rng.shuffle(pool)
+        stub += pool
+        ok = [c for c in stub if c not in taboo]
+        if len(ok) < count:
+            raise InconsistentStateError("not enough cards to complete the draw")
+    picked = ok[:count]
+    chosen = set(picked)
+    s.deck = (*s.deck[: s.deck_pos], *picked, *(c for c in stub if c not in chosen))
+    return _take(s, count)
 
 
 # -- showdown ---------------------------------------------------------------------------
