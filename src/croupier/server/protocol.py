@@ -111,6 +111,7 @@ class Subscribe(_Msg):
     type: Literal["subscribe"]
     table_id: TableId | None = None
     since: Version | None = None
+    epoch: Version | None = None
     code: Annotated[str, StringConstraints(max_length=32)] | None = None
     """The invitation code of a private table."""
 

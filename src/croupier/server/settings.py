@@ -66,6 +66,7 @@ class Settings:
     arcade_min_level: int = 6
     quick_match_wait_seconds: float = 10.0
     shutdown_grace_seconds: float = 5.0
+    welcome_diamonds: int = 1000
     extra: Mapping[str, str] = field(default_factory=dict)
 
     def __post_init__(self) -> None:

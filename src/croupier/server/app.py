@@ -1,0 +1,199 @@
+"""The composition root: ``create_app(settings)`` wires the store, accounts, live tables,
+lobby and connections into one Starlette application.
+
+Startup opens the store (SQLite file by default, PostgreSQL by URL; migrations run),
+restores every table that has a journal (a hand cut by a crash is voided and refunded,
+R-CRASH-1) and creates the default public tables with bots when the room is empty.
+Shutdown closes every socket with 1001 and stops the tables; a hand in progress is left
+journaled unsettled, so the next start voids it and refunds its chips.
+
+>>> app = create_app(Settings(database_url="sqlite://", default_tables=False))
+>>> sorted(r.path for r in app.routes)[:3]
+['/api/exchange', '/api/hands', '/api/hands/{table_id}/{hand}']
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import random
+import time
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.routing import WebSocketRoute
+from starlette.websockets import WebSocket
+
+from croupier.accounts import Accounts, PasswordHashing
+from croupier.lobby import DEFAULT_TABLES, QuickMatch, TableSpec
+from croupier.lobby.catalog import invitation_code
+from croupier.server.http import routes
+from croupier.server.hub import Hub
+from croupier.server.protocol import CloseCode
+from croupier.server.ratelimit import Buckets
+from croupier.server.registry import TableRegistry
+from croupier.server.settings import Settings
+from croupier.server.wire import plain
+from croupier.server.ws import WsSession
+from croupier.store import Store, open_store
+from croupier.table import SitDown
+
+__all__ = ["Services", "create_app"]
+
+log = logging.getLogger("croupier.server")
+
+
+@dataclass(slots=True)
+class Services:
+    """Everything the handlers share (one per application)."""
+
+    settings: Settings
+    store: Store
+    accounts: Accounts
+    registry: TableRegistry
+    hub: Hub = field(default_factory=Hub)
+    quick: QuickMatch = field(default_factory=QuickMatch)
+    ip_buckets: Buckets = field(default_factory=lambda: Buckets(rate=0.2, burst=10))
+    cookie_name: str = "croupier_session"
+    wall: Callable[[], float] = time.time
+    tasks: list[asyncio.Task[Any]] = field(default_factory=list)
+
+    def now(self) -> float:
+        return asyncio.get_running_loop().time()
+
+    def origin_allowed(self, origin: str) -> bool:
+        allowed = self.settings.allowed_origins
+        return "*" in allowed or origin.rstrip("/") in allowed
+
+    def lobby_message(self) -> dict[str, Any]:
+        return {"type": "lobby", "tables": [plain(s) for s in self.registry.summaries()]}
+
+
+def _hashing(settings: Settings) -> PasswordHashing:
+    return PasswordHashing()
+
+
+async def _start(app: Starlette, settings: Settings) -> Services:
+    store = await asyncio.to_thread(open_store, settings.database_url)
+    accounts = Accounts(store.users, hashing=_hashing(settings))
+    registry = TableRegistry(
+        store,
+        accounts,
+        bot_delay_seconds=settings.bot_delay_seconds,
+        between_hands_seconds=settings.between_hands_seconds,
+        testing=settings.testing,
+    )
+    services = Services(
+        settings,
+        store,
+        accounts,
+        registry,
+        quick=QuickMatch(
+            min_level=settings.arcade_min_level, wait_seconds=settings.quick_match_wait_seconds
+        ),
+    )
+    app.state.services = services
+    known = _known_tables(store)
+    specs = {s.table_id: s for s in DEFAULT_TABLES} if settings.default_tables else {}
+    for table_id in sorted(known):
+        if table_id not in specs:
+            log.info("table %s has a journal but no spec here; left closed", table_id)
+    for spec in specs.values():
+        await registry.open(spec)
+    services.tasks.append(asyncio.create_task(_lobby_loop(services)))
+    services.tasks.append(asyncio.create_task(_match_loop(services)))
+    return services
+
+
+def _known_tables(store: Store) -> set[str]:
+    import sqlalchemy as sa
+
+    def work(conn: sa.Connection) -> set[str]:
+        rows = conn.exec_driver_sql("SELECT DISTINCT table_id FROM hands").all()
+        return {str(r[0]) for r in rows}
+
+    try:
+        return store.db.run(work)
+    except Exception:
+        return set()
+
+
+async def _lobby_loop(sv: Services) -> None:
+    last: Any = None
+    while True:
+        await asyncio.sleep(1.0)
+        if not sv.hub.lobby:
+            continue
+        msg = sv.lobby_message()
+        if msg != last:
+            sv.hub.to_lobby(msg)
+            last = msg
+
+
+async def _match_loop(sv: Services) -> None:
+    rng = random.SystemRandom()
+    while True:
+        await asyncio.sleep(0.5)
+        for group in sv.quick.draw(rng, now=sv.now()):
+            try:
+                await _seat_group(sv, group)
+            except Exception:
+                log.exception("quick match failed for %s", group)
+
+
+async def _seat_group(sv: Services, group: list[str]) -> None:
+    """Open an arcade table for a matched group and seat everyone at a random seat."""
+    table_id = f"arcade-qm-{invitation_code(6).lower()}"
+    spec = TableSpec(
+        table_id, "Arcade quick match", "nlhe", "arcade", (1, 2), max(2, len(group)), kind="arcade"
+    )
+    live = await sv.registry.open(spec)
+    buy_in = live.actor.table.config.min_buy_in
+    seats = random.SystemRandom().sample(range(spec.seats), len(group))
+    for pid, seat in zip(group, seats, strict=True):
+        record = sv.store.users.user(int(pid))
+        name = record.name if record is not None else pid
+        result = await live.actor.submit(SitDown(f"{pid}:qm:{table_id}", pid, name, buy_in, seat))
+        conn = sv.hub.by_account.get(int(pid))
+        if conn is not None:
+            conn.send(
+                {
+                    "type": "matched",
+                    "table_id": table_id,
+                    "seated": result.accepted,
+                    "code": result.code,
+                }
+            )
+
+
+def create_app(settings: Settings | None = None) -> Starlette:
+    """The application for ``settings`` (default: read from the environment)."""
+    settings = settings if settings is not None else Settings.from_env()
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        services = await _start(app, settings)
+        try:
+            yield
+        finally:
+            await _shutdown(services)
+
+    async def ws_endpoint(websocket: WebSocket) -> None:
+        await WsSession(websocket, websocket.app.state.services).run()
+
+    return Starlette(
+        routes=[*routes(), WebSocketRoute("/ws", ws_endpoint)],
+        lifespan=lifespan,
+    )
+
+
+async def _shutdown(sv: Services) -> None:
+    for task in sv.tasks:
+        task.cancel()
+    sv.hub.close_all(CloseCode.GOING_AWAY, "server shutting down")
+    await asyncio.sleep(0.05)
+    await sv.registry.close()
+    await asyncio.to_thread(sv.store.close)

@@ -1,0 +1,306 @@
+"""HTTP routes: health, metrics, OpenAPI, accounts (register, login, logout, me, exchange),
+the lobby list and hand-history downloads (PHH and PokerStars text)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from typing import TYPE_CHECKING, Any
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from starlette.requests import Request
+from starlette.responses import JSONResponse, PlainTextResponse, Response
+from starlette.routing import Route
+
+from croupier.accounts import Account, AccountError, ThrottledError
+from croupier.accounts.sessions import token_hash
+from croupier.engine.events import Event
+from croupier.engine.game import Game
+from croupier.history.pokerstars import PokerStarsError, PokerStarsInfo, to_pokerstars
+from croupier.server.protocol import CloseCode
+from croupier.server.registry import redacted_phh
+from croupier.store import StoreError
+
+if TYPE_CHECKING:
+    from croupier.server.app import Services
+
+__all__ = ["Credentials", "ExchangeRequest", "routes"]
+
+
+class Credentials(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+    name: str = Field(min_length=1, max_length=64)
+    password: str = Field(min_length=1, max_length=256)
+
+
+class ExchangeRequest(BaseModel):
+    """Buy chips with diamonds, 1:1 (R-ACC-1). ``key`` makes a retry safe (idempotent)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+    diamonds: int = Field(ge=1, le=10**9)
+    key: str = Field(min_length=8, max_length=64, pattern=r"^[A-Za-z0-9_.:-]+$")
+
+
+def fail(status: int, code: str, message: str) -> JSONResponse:
+    return JSONResponse({"error": {"code": code, "message": message}}, status_code=status)
+
+
+def _sv(request: Request) -> Services:
+    services: Services = request.app.state.services
+    services.hub.metrics.http_requests += 1
+    return services
+
+
+def _token(request: Request, services: Services) -> str | None:
+    auth = request.headers.get("authorization", "")
+    if auth.lower().startswith("bearer "):
+        return auth[7:].strip() or None
+    return request.cookies.get(services.cookie_name) or None
+
+
+async def _account(request: Request, services: Services) -> Account | JSONResponse:
+    token = _token(request, services)
+    if token is None:
+        return fail(401, "login_required", "log in first")
+    try:
+        return await asyncio.to_thread(services.accounts.authenticate, token)
+    except AccountError as exc:
+        return fail(401, exc.code, str(exc))
+
+
+async def _body(request: Request, model: type[BaseModel], services: Services) -> Any:
+    origin = request.headers.get("origin")
+    if origin and not services.origin_allowed(origin):
+        return fail(403, "bad_origin", "origin not allowed")
+    raw = await request.body()
+    if len(raw) > 16 * 1024:
+        return fail(413, "too_big", "request body over 16 KB")
+    try:
+        return model.model_validate(json.loads(raw or b"null"))
+    except (ValueError, ValidationError) as exc:
+        return fail(422, "invalid", str(exc).splitlines()[0][:200])
+
+
+async def health(request: Request) -> Response:
+    sv = _sv(request)
+    return JSONResponse({"status": "ok", "tables": len(sv.registry.tables)})
+
+
+async def metrics(request: Request) -> Response:
+    sv = _sv(request)
+    m = sv.hub.metrics
+    reg = sv.registry
+    lines = [
+        f"croupier_connections_open {m.connections_open}",
+        f"croupier_connections_opened_total {m.connections_opened}",
+        f"croupier_messages_in_total {m.messages_in}",
+        f"croupier_messages_refused_total {m.messages_refused}",
+        f"croupier_frames_out_total {m.frames_out}",
+        f"croupier_http_requests_total {m.http_requests}",
+        f"croupier_tables {len(reg.tables)}",
+        f"croupier_tables_alive {sum(1 for t in reg.tables.values() if t.actor.alive)}",
+        f"croupier_hands_settled_total {reg.hands_settled}",
+        f"croupier_hands_voided_total {reg.hands_voided}",
+    ]
+    return PlainTextResponse("\n".join(lines) + "\n")
+
+
+async def openapi(request: Request) -> Response:
+    from croupier.server.openapi import openapi_document
+
+    return JSONResponse(openapi_document())
+
+
+def _account_json(account: Account, services: Services) -> dict[str, Any]:
+    b = services.store.ledger.balances(account.id)
+    return {
+        "id": account.id,
+        "name": account.name,
+        "level": account.level,
+        "experience": account.experience,
+        "hands_played": account.hands_played,
+        "chips": b.chips,
+        "diamonds": b.diamonds,
+        "points": b.points,
+    }
+
+
+async def register(request: Request) -> Response:
+    sv = _sv(request)
+    ip = request.client.host if request.client else ""
+    if not sv.ip_buckets.allow(f"register:{ip}", sv.now()):
+        return fail(429, "throttled", "too many registrations from this address")
+    body = await _body(request, Credentials, sv)
+    if isinstance(body, Response):
+        return body
+    try:
+        account = await asyncio.to_thread(sv.accounts.register, body.name, body.password)
+    except AccountError as exc:
+        return fail(409 if exc.code == "name_taken" else 422, exc.code, str(exc))
+    if sv.settings.welcome_diamonds:
+        sv.store.ledger.grant_diamonds(
+            account.id, sv.settings.welcome_diamonds, key=f"welcome:{account.id}", reason="welcome"
+        )
+    return JSONResponse(_account_json(account, sv), status_code=201)
+
+
+async def login(request: Request) -> Response:
+    sv = _sv(request)
+    body = await _body(request, Credentials, sv)
+    if isinstance(body, Response):
+        return body
+    ip = request.client.host if request.client else ""
+    try:
+        done = await asyncio.to_thread(sv.accounts.login, body.name, body.password, ip=ip)
+    except ThrottledError as exc:
+        resp = fail(429, exc.code, str(exc))
+        resp.headers["Retry-After"] = str(int(exc.retry_after) + 1)
+        return resp
+    except AccountError as exc:
+        return fail(401, exc.code, str(exc))
+    resp = JSONResponse({"token": done.token, "account": _account_json(done.account, sv)})
+    resp.set_cookie(
+        sv.cookie_name,
+        done.token,
+        max_age=int(done.expires_at - sv.wall()),
+        httponly=True,
+        samesite="lax",
+        secure=sv.settings.cookie_secure,
+    )
+    return resp
+
+
+async def logout(request: Request) -> Response:
+    sv = _sv(request)
+    origin = request.headers.get("origin")
+    if origin and not sv.origin_allowed(origin):
+        return fail(403, "bad_origin", "origin not allowed")
+    token = _token(request, sv)
+    if token is None:
+        return fail(401, "login_required", "no session")
+    ended = await asyncio.to_thread(sv.accounts.logout, token)
+    closed = sv.hub.close_session(token_hash(token), CloseCode.LOGGED_OUT)
+    resp = JSONResponse({"logged_out": ended, "sockets_closed": closed})
+    resp.delete_cookie(sv.cookie_name)
+    return resp
+
+
+async def me(request: Request) -> Response:
+    sv = _sv(request)
+    account = await _account(request, sv)
+    if isinstance(account, Response):
+        return account
+    return JSONResponse(_account_json(account, sv))
+
+
+async def exchange(request: Request) -> Response:
+    sv = _sv(request)
+    account = await _account(request, sv)
+    if isinstance(account, Response):
+        return account
+    body = await _body(request, ExchangeRequest, sv)
+    if isinstance(body, Response):
+        return body
+    try:
+        sv.store.ledger.buy_chips(
+            account.id, body.diamonds, key=f"exchange:{account.id}:{body.key}"
+        )
+    except StoreError as exc:
+        return fail(409, exc.code, str(exc))
+    return JSONResponse(_account_json(account, sv))
+
+
+async def tables(request: Request) -> Response:
+    sv = _sv(request)
+    return JSONResponse(sv.lobby_message()["tables"])
+
+
+async def hands(request: Request) -> Response:
+    sv = _sv(request)
+    account = await _account(request, sv)
+    if isinstance(account, Response):
+        return account
+    try:
+        limit = int(request.query_params.get("limit", "50"))
+        found = sv.store.archive.for_account(account.id, limit=limit)
+    except (ValueError, StoreError):
+        return fail(422, "invalid_limit", "limit is 1 to 1000")
+    rows = []
+    for h in found:
+        me_ = next(p for p in h.players if p.user_id == account.id)
+        rows.append(
+            {
+                "table_id": h.table_id,
+                "hand_id": h.hand_id,
+                "ended_ms": h.ended_ms,
+                "game": h.game,
+                "seat": me_.seat,
+                "net": me_.net,
+            }
+        )
+    return JSONResponse(rows)
+
+
+def _events_of(summary: dict[str, Any], viewer: int | None) -> list[Event]:
+    from croupier.server.replay import events_from_dicts
+
+    return events_from_dicts(summary["events"], viewer)
+
+
+async def hand_download(request: Request) -> Response:
+    sv = _sv(request)
+    account = await _account(request, sv)
+    if isinstance(account, Response):
+        return account
+    table_id = request.path_params["table_id"]
+    hand_id, _, fmt = request.path_params["hand"].rpartition(".")
+    if fmt not in ("phh", "txt"):
+        return fail(404, "bad_format", "download .phh or .txt")
+    try:
+        hand = sv.store.archive.get(table_id, hand_id)
+    except StoreError:
+        return fail(404, "not_found", "no such hand")
+    mine = [p for p in hand.players if p.user_id == account.id]
+    if not mine:
+        return fail(404, "not_found", "no such hand")  # not telling whether it exists
+    summary = dict(hand.summary)
+    pos = summary["players"].index(str(account.id))
+    name = f"{table_id}-{hand_id}.{fmt}"
+    headers = {"Content-Disposition": f'attachment; filename="{name}"'}
+    if fmt == "phh":
+        if not hand.phh:
+            return fail(404, "unsupported", "no PHH record for this game")
+        return PlainTextResponse(redacted_phh(hand.phh, pos), headers=headers)
+    live = sv.registry.tables.get(table_id)
+    spec_game: Game | None = live.actor.table.config.game if live is not None else None
+    if spec_game is None:
+        return fail(404, "table_gone", "the table of this hand is closed")
+    events = _events_of(summary, pos)
+    info = PokerStarsInfo(
+        hand_id=int(hand_id) if hand_id.isdigit() else 0,
+        players=tuple(summary["names"]),
+        seats=tuple(summary["seats"]),
+        table=summary.get("table_name", table_id),
+        max_seats=int(summary.get("max_seats", 9)),
+    )
+    try:
+        text = to_pokerstars(spec_game, events, info)
+    except PokerStarsError as exc:
+        return fail(404, exc.code, str(exc))
+    return PlainTextResponse(text, headers=headers)
+
+
+def routes() -> list[Route]:
+    return [
+        Route("/health", health),
+        Route("/metrics", metrics),
+        Route("/openapi.json", openapi),
+        Route("/api/register", register, methods=["POST"]),
+        Route("/api/login", login, methods=["POST"]),
+        Route("/api/logout", logout, methods=["POST"]),
+        Route("/api/me", me),
+        Route("/api/exchange", exchange, methods=["POST"]),
+        Route("/api/tables", tables),
+        Route("/api/hands", hands),
+        Route("/api/hands/{table_id}/{hand}", hand_download),
+    ]

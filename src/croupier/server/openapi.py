@@ -1,0 +1,186 @@
+"""The OpenAPI 3.1 document of the HTTP API, written here and filled with the JSON
+schemas of the pydantic request models.
+
+>>> doc = openapi_document()
+>>> doc["openapi"], sorted(doc["paths"])[:2]
+('3.1.0', ['/api/exchange', '/api/hands'])
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from croupier.server.http import Credentials, ExchangeRequest
+
+__all__ = ["openapi_document"]
+
+
+def _json(schema_ref: str | None = None, description: str = "") -> dict[str, Any]:
+    content: dict[str, Any] = {"application/json": {"schema": {"type": "object"}}}
+    if schema_ref:
+        content = {"application/json": {"schema": {"$ref": f"#/components/schemas/{schema_ref}"}}}
+    return {"description": description or "OK", "content": content}
+
+
+_ERROR = {"$ref": "#/components/responses/Error"}
+
+
+def openapi_document() -> dict[str, Any]:
+    """The document served at ``/openapi.json``."""
+    body = {"required": True, "content": {"application/json": {"schema": {"$ref": ""}}}}
+
+    def req(name: str) -> dict[str, Any]:
+        out = {
+            **body,
+            "content": {"application/json": {"schema": {"$ref": f"#/components/schemas/{name}"}}},
+        }
+        return out
+
+    authed: list[dict[str, list[str]]] = [{"bearer": []}, {"cookie": []}]
+    return {
+        "openapi": "3.1.0",
+        "info": {
+            "title": "croupier",
+            "version": "1",
+            "description": "The HTTP API of the croupier poker room. Live play is over the"
+            " WebSocket at /ws (see docs/protocol.md).",
+        },
+        "paths": {
+            "/health": {"get": {"summary": "Liveness", "responses": {"200": _json()}}},
+            "/metrics": {
+                "get": {
+                    "summary": "Plain-text counters (connections, tables, hands)",
+                    "responses": {"200": {"description": "text/plain counters"}},
+                }
+            },
+            "/api/register": {
+                "post": {
+                    "summary": "Create an account (welcome diamonds granted)",
+                    "requestBody": req("Credentials"),
+                    "responses": {
+                        "201": _json("Account"),
+                        "409": _ERROR,
+                        "422": _ERROR,
+                        "429": _ERROR,
+                    },
+                }
+            },
+            "/api/login": {
+                "post": {
+                    "summary": "Log in: token in the body and an HttpOnly cookie",
+                    "requestBody": req("Credentials"),
+                    "responses": {"200": _json(), "401": _ERROR, "429": _ERROR},
+                }
+            },
+            "/api/logout": {
+                "post": {
+                    "summary": "End the session and close its WebSockets (code 4002)",
+                    "security": authed,
+                    "responses": {"200": _json(), "401": _ERROR},
+                }
+            },
+            "/api/me": {
+                "get": {
+                    "summary": "Balance, diamonds, points, level",
+                    "security": authed,
+                    "responses": {"200": _json("Account"), "401": _ERROR},
+                }
+            },
+            "/api/exchange": {
+                "post": {
+                    "summary": "Buy chips with diamonds 1:1 (R-ACC-1), idempotent by key",
+                    "security": authed,
+                    "requestBody": req("ExchangeRequest"),
+                    "responses": {
+                        "200": _json("Account"),
+                        "401": _ERROR,
+                        "409": _ERROR,
+                        "422": _ERROR,
+                    },
+                }
+            },
+            "/api/tables": {
+                "get": {"summary": "The lobby: public tables", "responses": {"200": _json()}}
+            },
+            "/api/hands": {
+                "get": {
+                    "summary": "The account's archived hands, newest first",
+                    "security": authed,
+                    "parameters": [{"name": "limit", "in": "query", "schema": {"type": "integer"}}],
+                    "responses": {"200": _json(), "401": _ERROR},
+                }
+            },
+            "/api/hands/{table_id}/{hand}": {
+                "get": {
+                    "summary": "Download one hand: `<hand>.phh` (PHH) or `<hand>.txt`"
+                    " (PokerStars-style); other players' unshown cards are hidden",
+                    "security": authed,
+                    "parameters": [
+                        {
+                            "name": "table_id",
+                            "in": "path",
+                            "required": True,
+                            "schema": {"type": "string"},
+                        },
+                        {
+                            "name": "hand",
+                            "in": "path",
+                            "required": True,
+                            "schema": {"type": "string"},
+                        },
+                    ],
+                    "responses": {
+                        "200": {"description": "text/plain"},
+                        "401": _ERROR,
+                        "404": _ERROR,
+                    },
+                }
+            },
+        },
+        "components": {
+            "schemas": {
+                "Credentials": Credentials.model_json_schema(),
+                "ExchangeRequest": ExchangeRequest.model_json_schema(),
+                "Account": {
+                    "type": "object",
+                    "properties": {
+                        k: {"type": "integer"} if k != "name" else {"type": "string"}
+                        for k in (
+                            "id",
+                            "name",
+                            "level",
+                            "experience",
+                            "hands_played",
+                            "chips",
+                            "diamonds",
+                            "points",
+                        )
+                    },
+                },
+                "Error": {
+                    "type": "object",
+                    "properties": {
+                        "error": {
+                            "type": "object",
+                            "properties": {
+                                "code": {"type": "string"},
+                                "message": {"type": "string"},
+                            },
+                        }
+                    },
+                },
+            },
+            "responses": {
+                "Error": {
+                    "description": "An error with a stable code",
+                    "content": {
+                        "application/json": {"schema": {"$ref": "#/components/schemas/Error"}}
+                    },
+                }
+            },
+            "securitySchemes": {
+                "bearer": {"type": "http", "scheme": "bearer"},
+                "cookie": {"type": "apiKey", "in": "cookie", "name": "croupier_session"},
+            },
+        },
+    }

@@ -1,0 +1,305 @@
+"""Live tables of this process: open or restore each table actor on the store's journal
+and ledger bank, seat its bots, archive every settled hand, keep lobby statistics.
+
+The registry is the composition of the table layer with the store: the table decides
+every rule; the registry only wires ports and records what the table published.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import itertools
+import logging
+import time
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from croupier.accounts import Accounts
+from croupier.bots import BotRunner, RuleBot
+from croupier.engine.events import CardsShown, Event, HandEnded
+from croupier.history.export import to_phh
+from croupier.history.phh import PhhError, Verb, dump_phh
+from croupier.lobby import LobbyError, TableSpec, TableSummary
+from croupier.store import ArchivedHand, HandPlayer, Store
+from croupier.table import AsyncioClock, Clock, TableActor, TableEvent
+from croupier.table.events import HandBegan, HandSettled, Turn
+
+__all__ = ["LiveTable", "TableRegistry", "hand_events", "redacted_phh"]
+
+log = logging.getLogger("croupier.server")
+
+BOT_CHIPS = 10_000_000
+
+
+@dataclass(slots=True)
+class LiveTable:
+    """One table running here: its spec, actor, bots and figures."""
+
+    spec: TableSpec
+    actor: TableActor
+    bots: list[BotRunner] = field(default_factory=list)
+    pots: deque[int] = field(default_factory=lambda: deque(maxlen=20))
+    hands: int = 0
+    last_turn_version: int = 0
+    listeners: set[Callable[[str, dict[str, Any]], None]] = field(default_factory=set)
+
+    @property
+    def table_id(self) -> str:
+        return self.spec.table_id
+
+    def summary(self) -> TableSummary:
+        t = self.actor.table
+        game = t.config.game
+        seated = list(t.seats.values())
+        return TableSummary(
+            table_id=self.table_id,
+            name=self.spec.name,
+            kind=self.spec.kind,
+            game=self.spec.game,
+            variant=game.variant.name,
+            structure=game.structure.value,
+            profile=game.rules.name,
+            stakes=f"{game.stakes.small_blind}/{game.stakes.big_blind}",
+            seats=t.config.seats,
+            players=len(seated),
+            bots=sum(1 for s in seated if s.is_bot),
+            average_pot=sum(self.pots) // len(self.pots) if self.pots else 0,
+            buy_in_min=t.config.min_buy_in,
+            buy_in_max=t.config.buy_in_max,
+            spectators=game.rules.spectators,
+        )
+
+
+def hand_events(actor: TableActor, hand_no: int) -> tuple[HandBegan | None, list[Event]]:
+    """The table's unredacted record of hand ``hand_no`` from its bounded history."""
+    began: HandBegan | None = None
+    events: list[Event] = []
+    for e in actor.table.history:
+        if e.hand_no != hand_no:
+            continue
+        if isinstance(e.data, HandBegan):
+            began = e.data
+            events = []
+        elif isinstance(e.data, Event):
+            events.append(e.data)
+    return began, events
+
+
+def redacted_phh(phh_text: str, viewer_position: int | None) -> str:
+    """A PHH record with the hole cards of other players hidden (``??``) unless shown."""
+    from croupier.history.phh import load_phh
+
+    hh = load_phh(phh_text)
+    shown = {a.player for a in hh.actions if a.verb is Verb.SHOW_MUCK and a.cards}
+    actions = tuple(
+        dataclasses.replace(a, cards=(None,) * len(a.cards or ()))
+        if a.verb is Verb.DEAL_HOLE and a.player != viewer_position and a.player not in shown
+        else a
+        for a in hh.actions
+    )
+    return dump_phh(dataclasses.replace(hh, actions=actions))
+
+
+class StoppableClock:
+    """The live clock, which can be stopped: after :meth:`stop` no timer fires (so bots
+    and tables stay quiet while the process shuts down)."""
+
+    def __init__(self, inner: Clock | None = None) -> None:
+        self.inner: Clock = inner if inner is not None else AsyncioClock()
+        self.stopped = False
+
+    def now(self) -> float:
+        return self.inner.now()
+
+    def call_at(self, when: float, callback: Callable[[], Any]) -> Any:
+        def fire() -> Any:
+            return None if self.stopped else callback()
+
+        return self.inner.call_at(when, fire)
+
+    def stop(self) -> None:
+        self.stopped = True
+
+
+class TableRegistry:
+    """Every live table of the process, by id."""
+
+    def __init__(
+        self,
+        store: Store,
+        accounts: Accounts,
+        *,
+        clock: Clock | None = None,
+        bot_delay_seconds: float = 1.0,
+        between_hands_seconds: float = 3.0,
+        testing: bool = False,
+        wall: Callable[[], float] = time.time,
+    ) -> None:
+        self.store = store
+        self.accounts = accounts
+        self.clock = StoppableClock(clock)
+        self.bot_delay = bot_delay_seconds
+        self.between_hands = between_hands_seconds
+        self.testing = testing
+        self.wall = wall
+        self.tables: dict[str, LiveTable] = {}
+        self.codes: dict[str, str] = {}
+        self._bot_ids = itertools.count(1)
+        self.hands_settled = 0
+        self.hands_voided = 0
+
+    def get(self, table_id: str) -> LiveTable:
+        live = self.tables.get(table_id)
+        if live is None:
+            raise LobbyError("unknown_table", f"no table {table_id!r}")
+        return live
+
+    def summaries(self) -> list[TableSummary]:
+        return [t.summary() for t in self.tables.values() if not t.spec.private]
+
+    async def open(self, spec: TableSpec) -> LiveTable:
+        """Open ``spec``'s table, restoring it from its journal if it has one (R-CRASH-1)."""
+        if spec.table_id in self.tables:
+            raise LobbyError("table_exists", f"table {spec.table_id!r} is already open")
+        config = spec.config(
+            bot_delay_seconds=self.bot_delay,
+            between_hands_seconds=self.between_hands,
+            testing=False,
+        )
+        ports: dict[str, Any] = {
+            "clock": self.clock,
+            "journal": self.store.journal,
+            "bank": self.store.bank(spec.table_id),
+        }
+        restoring = bool(self.store.journal.records(spec.table_id))
+        actor = (
+            TableActor.restore(config, **ports) if restoring else TableActor.open(config, **ports)
+        )
+        live = LiveTable(spec, actor)
+        self.tables[spec.table_id] = live
+        if spec.code is not None:
+            self.codes[spec.code] = spec.table_id
+        actor.subscribe(None, lambda e: self._on_event(live, e))
+        await self._seat_bots(live, restoring)
+        return live
+
+    def _bot_user(self, table_id: str, index: int) -> int:
+        name = f"bot.{table_id}.{index}"[:32]
+        users = self.store.users
+        record = users.user_by_name_key(name.lower())
+        if record is None:
+            record = users.create_user(name, name.lower(), None, "bot", round(self.wall() * 1000))
+        ledger = self.store.ledger
+        chips = ledger.balances(record.id).chips
+        if chips < BOT_CHIPS // 2:
+            key = f"bot-fund:{record.id}:{chips}:{ledger.balances(record.id).diamonds}"
+            ledger.grant_diamonds(record.id, BOT_CHIPS, key=key + ":d", reason="bot")
+            ledger.buy_chips(record.id, BOT_CHIPS, key=key + ":c")
+        return record.id
+
+    async def _seat_bots(self, live: LiveTable, restoring: bool) -> None:
+        table = live.actor.table
+        seated = {s.player_id for s in table.seats.values()}
+        for i in range(live.spec.bots):
+            uid = self._bot_user(live.table_id, i)
+            runner = BotRunner(
+                live.actor,
+                str(uid),
+                RuleBot(),
+                clock=self.clock,
+                delay=self.bot_delay,
+                name=f"BOT {i + 1}",
+            )
+            live.bots.append(runner)
+            if str(uid) in seated:
+                runner.attach(live.actor)
+                await runner.reconnect()
+            else:
+                result = await runner.join(table.config.min_buy_in)
+                if not result.accepted:
+                    log.warning("bot %s refused at %s: %s", uid, live.table_id, result.code)
+
+    # -- what the table published --------------------------------------------------------
+
+    def _on_event(self, live: LiveTable, event: TableEvent) -> None:
+        data = event.data
+        if isinstance(data, Turn):
+            live.last_turn_version = event.version
+        elif isinstance(data, HandSettled):
+            live.hands += 1
+            self.hands_settled += 1
+            asyncio.get_running_loop().call_soon(self._archive, live, data.hand_no)
+        elif data.type == "hand_voided":
+            self.hands_voided += 1
+
+    def _archive(self, live: LiveTable, hand_no: int) -> None:
+        """Archive one settled hand (PHH + events) and credit experience."""
+        try:
+            self._archive_hand(live, hand_no)
+        except Exception:  # never let archiving take a table down
+            log.exception("archiving %s #%s failed", live.table_id, hand_no)
+
+    def _archive_hand(self, live: LiveTable, hand_no: int) -> None:
+        began, events = hand_events(live.actor, hand_no)
+        ended = next((e for e in events if isinstance(e, HandEnded)), None)
+        if began is None or ended is None:
+            return
+        live.pots.append(sum(p.amount for p in ended.pots))
+        game = live.actor.table.config.game
+        names = []
+        for pid in began.players:
+            record = self.store.users.user(int(pid))
+            names.append(record.name if record is not None else pid)
+        try:
+            phh = dump_phh(to_phh(game, events, players=names))
+        except PhhError:
+            phh = ""
+        summary = {
+            "hand_no": hand_no,
+            "button": began.button,
+            "seats": list(began.seats),
+            "players": list(began.players),
+            "names": names,
+            "table_name": live.spec.name,
+            "max_seats": live.actor.table.config.seats,
+            "events": [e.to_dict() for e in events],
+            "net": list(ended.net),
+            "shown": [e.player for e in events if isinstance(e, CardsShown)],
+        }
+        players = tuple(
+            HandPlayer(int(pid), seat, net)
+            for pid, seat, net in zip(began.players, began.seats, ended.net, strict=True)
+        )
+        self.store.archive.add(
+            ArchivedHand(
+                live.table_id,
+                str(hand_no),
+                round(self.wall() * 1000),
+                f"{live.spec.game} {live.spec.blinds[0]}/{live.spec.blinds[1]} {live.spec.profile}",
+                phh,
+                summary,
+                players,
+            )
+        )
+        humans = {
+            int(pid): net > 0
+            for pid, net in zip(began.players, ended.net, strict=True)
+            if not self._is_bot(live, pid)
+        }
+        if humans:
+            self.accounts.record_hand(humans)
+
+    @staticmethod
+    def _is_bot(live: LiveTable, player_id: str) -> bool:
+        return any(b.player_id == player_id for b in live.bots)
+
+    async def close(self) -> None:
+        """Stop every actor (a hand in progress stays journaled unsettled: the next start
+        voids it and refunds every chip, R-CRASH-1)."""
+        self.clock.stop()
+        for live in self.tables.values():
+            if live.actor.alive:
+                await live.actor.stop()

@@ -1,0 +1,517 @@
+"""One WebSocket connection: hello/auth, subscriptions, commands forwarded to the table
+actors with acknowledgements, chat, quick match, and the limits (Origin allowlist, frame
+cap, token bucket, malformed-message budget). Protocol: docs/protocol.md."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import secrets
+from typing import TYPE_CHECKING, Any
+
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from croupier.accounts import Account, AccountError, Guest
+from croupier.lobby import LobbyError, invitation_code, private_spec
+from croupier.server import protocol as P
+from croupier.server.protocol import CloseCode, ProtocolError, error, parse_client
+from croupier.server.ratelimit import Bucket
+from croupier.server.wire import event_message, plain, snapshot_message
+from croupier.table import commands as C
+from croupier.table.actor import EventStream
+from croupier.table.results import TableError
+from croupier.table.events import TableEvent
+
+if TYPE_CHECKING:
+    from croupier.server.app import Services
+
+__all__ = ["CANNED", "EMOTES", "WsSession"]
+
+log = logging.getLogger("croupier.server")
+
+CANNED = ("gl", "gg", "nh", "ty", "wp", "hurry", "oops")
+EMOTES = ("smile", "laugh", "cry", "angry", "thumbs_up", "clap", "think")
+HELLO_SECONDS = 10.0
+MAX_PROTOCOL_ERRORS = 20
+FLOOD_REFUSALS = 50
+MAX_QUEUE = 5000
+
+_Close = tuple[int, str]
+
+
+class WsSession:
+    """The server side of one connection (one per socket)."""
+
+    def __init__(self, ws: WebSocket, services: Services) -> None:
+        self.ws = ws
+        self.sv = services
+        self.account: Account | None = None
+        self.guest: Guest | None = None
+        self.token_hash: str | None = None
+        self.account_id: int | None = None
+        self.streams: dict[str, EventStream] = {}
+        self.out: asyncio.Queue[dict[str, Any] | _Close] = asyncio.Queue()
+        s = services.settings
+        self.bucket = Bucket.full(
+            rate=s.messages_per_second, burst=s.message_burst, now=self._now()
+        )
+        self.chat_bucket = Bucket.full(rate=s.chat_per_minute / 60, burst=3, now=self._now())
+        self.bad = 0
+        self.closing = False
+        self.replaced = False
+
+    @staticmethod
+    def _now() -> float:
+        return asyncio.get_running_loop().time()
+
+    @property
+    def player_id(self) -> str | None:
+        return None if self.account is None else str(self.account.id)
+
+    # -- Connection protocol (for the hub) -----------------------------------------------
+
+    def send(self, message: dict[str, Any]) -> None:
+        if self.closing:
+            return
+        if self.out.qsize() > MAX_QUEUE:
+            self.close_soon(1013, "too slow: messages are piling up")
+            return
+        self.out.put_nowait(message)
+
+    def close_soon(self, code: int, reason: str) -> None:
+        if self.closing:
+            return
+        self.closing = True
+        if code == CloseCode.REPLACED:
+            self.replaced = True
+        self.out.put_nowait((code, reason))
+
+    # -- lifecycle -----------------------------------------------------------------------
+
+    async def run(self) -> None:
+        origin = self.ws.headers.get("origin")
+        if origin and not self.sv.origin_allowed(origin):
+            await self.ws.close(code=CloseCode.POLICY, reason="origin not allowed")
+            return
+        await self.ws.accept()
+        self.sv.hub.add(self)
+        writer = asyncio.create_task(self._writer())
+        try:
+            await self._reader()
+        except WebSocketDisconnect:
+            pass
+        except Exception:
+            log.exception("connection failed")
+        finally:
+            self.closing = True
+            await self._cleanup()
+            self.out.put_nowait((CloseCode.NORMAL, ""))
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(writer, 2.0)
+            writer.cancel()
+
+    async def _writer(self) -> None:
+        while True:
+            item = await self.out.get()
+            if isinstance(item, tuple):
+                with contextlib.suppress(Exception):
+                    await self.ws.close(code=item[0], reason=item[1])
+                return
+            try:
+                await self.ws.send_text(json.dumps(item, separators=(",", ":")))
+            except Exception:
+                return
+            self.sv.hub.metrics.frames_out += 1
+
+    async def _cleanup(self) -> None:
+        self.sv.hub.remove(self)
+        if self.account is not None:
+            self.sv.quick.cancel(str(self.account.id))
+        for table_id, stream in list(self.streams.items()):
+            stream.close()
+            if not self.replaced:
+                await self._tell_table(table_id, C.Disconnect)
+        self.streams.clear()
+
+    async def _tell_table(
+        self, table_id: str, kind: type[C.Disconnect] | type[C.Reconnect]
+    ) -> None:
+        pid = self.player_id
+        live = self.sv.registry.tables.get(table_id)
+        if pid is None or live is None or not live.actor.alive:
+            return
+        if not any(s.player_id == pid for s in live.actor.table.seats.values()):
+            return
+        with contextlib.suppress(Exception):
+            await live.actor.submit(kind(f"{pid}:sys:{secrets.token_hex(6)}", pid))
+
+    async def _reader(self) -> None:
+        first = True
+        while not self.closing:
+            if first:
+                try:
+                    msg = await asyncio.wait_for(self.ws.receive(), HELLO_SECONDS)
+                except TimeoutError:
+                    self.close_soon(CloseCode.AUTH_REQUIRED, "say hello first")
+                    return
+            else:
+                msg = await self.ws.receive()
+            if msg["type"] == "websocket.disconnect":
+                return
+            raw = msg.get("text")
+            if raw is None:
+                raw = msg.get("bytes") or b""
+            if len(raw) > self.sv.settings.max_frame_bytes:
+                self.close_soon(CloseCode.TOO_BIG, "frame over the size cap")
+                return
+            self.sv.hub.metrics.messages_in += 1
+            self.bucket, ok = self.bucket.take(self._now())
+            if not ok:
+                self.sv.hub.metrics.messages_refused += 1
+                if self.bucket.refused >= FLOOD_REFUSALS:
+                    self.close_soon(CloseCode.FLOOD, "too many messages")
+                    return
+                self.send(error("rate_limited", "too many messages; slow down"))
+                continue
+            try:
+                parsed = parse_client(raw)
+            except ProtocolError as exc:
+                self.bad += 1
+                self.send(error(exc.code, str(exc), exc.id))
+                if self.bad >= MAX_PROTOCOL_ERRORS:
+                    self.close_soon(CloseCode.PROTOCOL, "too many malformed messages")
+                    return
+                continue
+            if first:
+                first = False
+                if not isinstance(parsed, P.Hello):
+                    self.close_soon(CloseCode.AUTH_REQUIRED, "the first message must be hello")
+                    return
+                await self._hello(parsed)
+                continue
+            await self._dispatch(parsed)
+
+    # -- messages ------------------------------------------------------------------------
+
+    async def _hello(self, msg: P.Hello) -> None:
+        token = msg.token or self.ws.cookies.get(self.sv.cookie_name) or None
+        if token:
+            try:
+                account = await asyncio.to_thread(self.sv.accounts.authenticate, token)
+            except AccountError as exc:
+                self.send(error(exc.code, str(exc)))
+                self.close_soon(CloseCode.AUTH_REQUIRED, exc.code)
+                return
+            from croupier.accounts.sessions import token_hash
+
+            self.account = account
+            self.account_id = account.id
+            self.token_hash = token_hash(token)
+            self.sv.hub.claim(self, account.id, CloseCode.REPLACED)
+            who: dict[str, Any] = {"account_id": account.id, "name": account.name, "guest": False}
+        else:
+            self.guest = Guest.new()
+            who = {"account_id": None, "name": self.guest.name, "guest": True}
+        self.send({"type": "welcome", **who, "server": "croupier", "protocol": 1})
+
+    async def _dispatch(self, msg: Any) -> None:
+        if isinstance(msg, P.Hello):
+            self.send(error("already_hello", "hello is sent once"))
+        elif isinstance(msg, P.Ping):
+            self.send({"type": "pong", "id": msg.id})
+        elif isinstance(msg, P.Subscribe):
+            await self._subscribe(msg)
+        elif isinstance(msg, P.Unsubscribe):
+            self._unsubscribe(msg.table_id)
+        elif isinstance(msg, P.Resync):
+            self._resync(msg.table_id)
+        elif isinstance(msg, P.Chat):
+            self._chat(msg)
+        elif isinstance(msg, P.QuickMatch):
+            self._quick_match(msg)
+        elif isinstance(msg, P.CreatePrivate):
+            await self._create_private(msg)
+        elif isinstance(msg, P.JoinPrivate):
+            table_id = self.sv.registry.codes.get(msg.code.upper())
+            if table_id is None:
+                self._ack(msg.id, None, False, "bad_code", "no table has this invitation code")
+            else:
+                self._ack(msg.id, table_id, True, data={"table_id": table_id})
+        else:
+            await self._command(msg)
+
+    def _ack(
+        self,
+        cid: str,
+        table_id: str | None,
+        accepted: bool,
+        code: str = "ok",
+        message: str = "",
+        *,
+        version: int | None = None,
+        data: dict[str, Any] | None = None,
+    ) -> None:
+        ack = P.Ack(
+            id=cid,
+            accepted=accepted,
+            code=code,
+            message=message,
+            table_id=table_id,
+            version=version,
+            data=data,
+        )
+        self.send(ack.model_dump())
+
+    def _may_watch(self, table_id: str, code: str | None) -> str | None:
+        """Why this connection may not watch ``table_id`` (``None``: it may)."""
+        live = self.sv.registry.tables.get(table_id)
+        if live is None:
+            return "unknown_table"
+        pid = self.player_id
+        seated = pid is not None and any(
+            s.player_id == pid for s in live.actor.table.seats.values()
+        )
+        if seated:
+            return None
+        if (
+            live.spec.private
+            and code != live.spec.code
+            and (self.account is None or self.account.id != live.spec.host)
+        ):
+            return "bad_code"
+        if not live.actor.table.config.rules.spectators:
+            return "no_spectators"
+        if self.account is None and not self.sv.settings.guest_spectators:
+            return "login_required"
+        return None
+
+    async def _subscribe(self, msg: P.Subscribe) -> None:
+        if msg.table_id is None:
+            self.sv.hub.lobby.add(self)
+            self.send(self.sv.lobby_message())
+            return
+        table_id = msg.table_id
+        why = self._may_watch(table_id, msg.code)
+        if why is not None:
+            self.send(error(why, f"cannot watch {table_id}: {why.replace('_', ' ')}"))
+            return
+        live = self.sv.registry.get(table_id)
+        old = self.streams.pop(table_id, None)
+        if old is not None:
+            old.close()
+
+        def deliver(event: TableEvent, table_id: str = table_id) -> None:
+            self.send(event_message(table_id, event))
+
+        stream = live.actor.subscribe(self.player_id, deliver, since=msg.since, epoch=msg.epoch)
+        self.streams[table_id] = stream
+        self.sv.hub.watchers[table_id].add(self)
+        initial = stream.initial
+        if isinstance(initial, list):
+            for e in initial:
+                self.send(event_message(table_id, e))
+        else:
+            self.send(snapshot_message(table_id, initial))
+        self.send({"type": "subscribed", "table_id": table_id, "version": live.actor.table.version})
+        await self._tell_table(table_id, C.Reconnect)
+
+    def _unsubscribe(self, table_id: str | None) -> None:
+        if table_id is None:
+            self.sv.hub.lobby.discard(self)
+            return
+        stream = self.streams.pop(table_id, None)
+        if stream is not None:
+            stream.close()
+        self.sv.hub.watchers[table_id].discard(self)
+
+    def _resync(self, table_id: str) -> None:
+        if table_id not in self.streams:
+            self.send(error("not_subscribed", f"subscribe to {table_id} first"))
+            return
+        live = self.sv.registry.get(table_id)
+        self.send(snapshot_message(table_id, live.actor.table.snapshot(self.player_id)))
+
+    def _chat(self, msg: P.Chat) -> None:
+        live = self.sv.registry.tables.get(msg.table_id)
+        if live is None or msg.table_id not in self.streams:
+            self._ack(msg.id, msg.table_id, False, "not_subscribed", "watch the table to chat")
+            return
+        if self.account is None:
+            self._ack(msg.id, msg.table_id, False, "login_required", "guests cannot chat")
+            return
+        given = [x for x in (msg.text, msg.canned, msg.emote) if x is not None]
+        if len(given) != 1:
+            self._ack(msg.id, msg.table_id, False, "bad_chat", "send one of text, canned, emote")
+            return
+        rules = live.actor.table.config.rules
+        body: dict[str, Any] = {}
+        if msg.text is not None:
+            text = " ".join(msg.text.split())
+            if not rules.free_chat:
+                self._ack(
+                    msg.id,
+                    msg.table_id,
+                    False,
+                    "canned_only",
+                    "this table allows only canned messages and emotes",
+                )
+                return
+            if not text or len(text) > self.sv.settings.chat_max_length:
+                self._ack(
+                    msg.id,
+                    msg.table_id,
+                    False,
+                    "bad_length",
+                    f"1 to {self.sv.settings.chat_max_length} characters",
+                )
+                return
+            body["text"] = text
+        elif msg.canned is not None:
+            if msg.canned not in CANNED:
+                self._ack(msg.id, msg.table_id, False, "unknown_canned", "not a canned message")
+                return
+            body["canned"] = msg.canned
+        else:
+            if msg.emote not in EMOTES:
+                self._ack(msg.id, msg.table_id, False, "unknown_emote", "not an emote")
+                return
+            body["emote"] = msg.emote
+        self.chat_bucket, ok = self.chat_bucket.take(self._now())
+        if not ok:
+            self._ack(msg.id, msg.table_id, False, "rate_limited", "chat is rate limited")
+            return
+        self._ack(msg.id, msg.table_id, True)
+        self.sv.hub.to_table(
+            msg.table_id,
+            {"type": "chat", "table_id": msg.table_id, "from": self.account.name, **body},
+        )
+
+    def _quick_match(self, msg: P.QuickMatch) -> None:
+        if self.account is None:
+            self._ack(msg.id, None, False, "login_required", "log in to play")
+            return
+        pid = str(self.account.id)
+        if msg.cancel:
+            self._ack(msg.id, None, self.sv.quick.cancel(pid), "ok" if True else "")
+            return
+        account = self.sv.accounts.account(self.account.id) or self.account
+        try:
+            self.sv.quick.join(pid, level=account.level, now=self._now())
+        except LobbyError as exc:
+            self._ack(msg.id, None, False, exc.code, str(exc))
+            return
+        self._ack(msg.id, None, True, data={"waiting": len(self.sv.quick)})
+
+    async def _create_private(self, msg: P.CreatePrivate) -> None:
+        if self.account is None:
+            self._ack(msg.id, None, False, "login_required", "log in to host a table")
+            return
+        code = invitation_code()
+        table_id = f"private-{code.lower()}"
+        try:
+            spec = private_spec(
+                table_id,
+                game=msg.game,
+                profile=msg.profile,
+                blinds=(msg.small_blind, msg.big_blind),
+                seats=msg.seats,
+                bots=msg.bots,
+                buy_in_min=msg.buy_in_min,
+                buy_in_max=msg.buy_in_max,
+                code=code,
+                host=self.account.id,
+            )
+            await self.sv.registry.open(spec)
+        except LobbyError as exc:
+            self._ack(msg.id, None, False, exc.code, str(exc))
+            return
+        self._ack(msg.id, table_id, True, data={"table_id": table_id, "code": code})
+
+    async def _command(self, msg: Any) -> None:
+        cid: str = msg.id
+        table_id: str = msg.table_id
+        if self.account is None:
+            self._ack(cid, table_id, False, "login_required", "log in to play")
+            return
+        live = self.sv.registry.tables.get(table_id)
+        if live is None:
+            self._ack(cid, table_id, False, "unknown_table", f"no table {table_id!r}")
+            return
+        pid = str(self.account.id)
+        tcid = f"{pid}:{cid}"
+        table = live.actor.table
+        cmd: C.Command
+        if isinstance(msg, P.Sit):
+            why = self._may_sit(live, msg.code)
+            if why is not None:
+                self._ack(cid, table_id, False, why[0], why[1])
+                return
+            cmd = C.SitDown(
+                tcid,
+                pid,
+                self.account.name,
+                msg.buy_in,
+                msg.seat,
+                post_big_blind=msg.post_big_blind,
+            )
+        elif isinstance(msg, P.Act | P.DrawCards):
+            if msg.version is not None and (
+                msg.version < live.last_turn_version or msg.version > table.version
+            ):
+                self._ack(
+                    cid,
+                    table_id,
+                    False,
+                    "stale_version",
+                    f"the table is at version {table.version}; resync",
+                    version=table.version,
+                )
+                return
+            if isinstance(msg, P.Act):
+                cmd = C.Act(tcid, pid, msg.action, msg.amount)
+            else:
+                cmd = C.Draw(tcid, pid, msg.discards.replace(" ", ""))
+        elif isinstance(msg, P.Show):
+            cmd = C.ShowCards(tcid, pid, msg.show)
+        elif isinstance(msg, P.SitOut):
+            cmd = C.SitOut(tcid, pid)
+        elif isinstance(msg, P.SitIn):
+            cmd = C.SitIn(tcid, pid, msg.post_blinds)
+        elif isinstance(msg, P.Leave):
+            cmd = C.Leave(tcid, pid)
+        elif isinstance(msg, P.Reload):
+            cmd = C.Reload(tcid, pid, msg.amount)
+        else:  # pragma: no cover - every message type is handled above
+            self.send(error("unknown_type", "unhandled message"))
+            return
+        try:
+            result = await live.actor.submit(cmd)
+        except TableError as exc:
+            self._ack(cid, table_id, False, exc.code, str(exc))
+            return
+        data = None if result.data is None else {"result": plain(result.data)}
+        self._ack(
+            cid,
+            table_id,
+            result.accepted,
+            result.code,
+            result.message,
+            version=result.version,
+            data=data,
+        )
+
+    def _may_sit(self, live: Any, code: str | None) -> tuple[str, str] | None:
+        assert self.account is not None
+        spec = live.spec
+        if spec.private and code != spec.code and self.account.id != spec.host:
+            return ("bad_code", "this private table needs its invitation code")
+        if spec.kind == "arcade":
+            account = self.sv.accounts.account(self.account.id) or self.account
+            if account.level < self.sv.settings.arcade_min_level:
+                return (
+                    "level_too_low",
+                    f"arcade tables need level {self.sv.settings.arcade_min_level}",
+                )
+        return None

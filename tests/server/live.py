@@ -1,0 +1,147 @@
+"""A real uvicorn server on 127.0.0.1 (random free port) in a thread, and small clients."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import httpx
+import uvicorn
+from websockets.asyncio.client import ClientConnection, connect
+
+from croupier.server.app import create_app
+from croupier.server.settings import Settings
+
+ORIGIN = "http://good.example"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def fast_settings(database_url: str, **overrides: Any) -> Settings:
+    base = dict(
+        database_url=database_url,
+        allowed_origins=(ORIGIN,),
+        testing=True,
+        bot_delay_seconds=0.01,
+        between_hands_seconds=0.05,
+        messages_per_second=200.0,
+        message_burst=400,
+        quick_match_wait_seconds=0.5,
+    )
+    base.update(overrides)
+    return Settings(**base)  # type: ignore[arg-type]
+
+
+class LiveServer:
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+        self.port = free_port()
+        self.app = create_app(settings)
+        config = uvicorn.Config(
+            self.app,
+            host="127.0.0.1",
+            port=self.port,
+            log_level="warning",
+            ws_max_size=settings.max_frame_bytes,
+            lifespan="on",
+        )
+        self.server = uvicorn.Server(config)
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def ws_url(self) -> str:
+        return f"ws://127.0.0.1:{self.port}/ws"
+
+    def start(self) -> None:
+        self.thread.start()
+        deadline = time.monotonic() + 30
+        while not self.server.started:
+            if time.monotonic() > deadline or not self.thread.is_alive():
+                raise RuntimeError("the server did not start")
+            time.sleep(0.02)
+
+    def stop(self) -> None:
+        self.server.should_exit = True
+        self.thread.join(30)
+
+
+@contextmanager
+def running(settings: Settings) -> Iterator[LiveServer]:
+    srv = LiveServer(settings)
+    srv.start()
+    try:
+        yield srv
+    finally:
+        srv.stop()
+
+
+def register_and_login(base: str, name: str, password: str = "correct horse battery") -> str:
+    with httpx.Client(base_url=base, headers={"Origin": ORIGIN}) as http:
+        r = http.post("/api/register", json={"name": name, "password": password})
+        assert r.status_code == 201, r.text
+        r = http.post("/api/login", json={"name": name, "password": password})
+        assert r.status_code == 200, r.text
+        return str(r.json()["token"])
+
+
+class Client:
+    """A WebSocket client that records every frame it receives."""
+
+    def __init__(self, ws: ClientConnection) -> None:
+        self.ws = ws
+        self.frames: list[dict[str, Any]] = []
+        self._ids = 0
+
+    @classmethod
+    async def open(cls, url: str, token: str | None, origin: str = ORIGIN) -> Client:
+        ws = await connect(url, origin=origin)  # type: ignore[arg-type]
+        client = cls(ws)
+        await client.send({"type": "hello", "token": token})
+        welcome = await client.expect("welcome", "error")
+        assert welcome["type"] == "welcome", welcome
+        return client
+
+    async def send(self, message: dict[str, Any]) -> None:
+        await self.ws.send(json.dumps(message))
+
+    async def recv(self, timeout: float = 10.0) -> dict[str, Any]:
+        raw = await asyncio.wait_for(self.ws.recv(), timeout)
+        frame: dict[str, Any] = json.loads(raw)
+        self.frames.append(frame)
+        return frame
+
+    async def expect(self, *types: str, timeout: float = 10.0, **match: Any) -> dict[str, Any]:
+        deadline = asyncio.get_running_loop().time() + timeout
+        while True:
+            left = deadline - asyncio.get_running_loop().time()
+            if left <= 0:
+                raise TimeoutError(f"no {types} {match}")
+            frame = await self.recv(left)
+            if frame.get("type") in types and all(frame.get(k) == v for k, v in match.items()):
+                return frame
+
+    def next_id(self) -> str:
+        self._ids += 1
+        return f"c{self._ids}"
+
+    async def command(self, message: dict[str, Any], timeout: float = 10.0) -> dict[str, Any]:
+        cid = self.next_id()
+        await self.send({**message, "id": cid})
+        return await self.expect("ack", id=cid, timeout=timeout)
+
+    async def close(self) -> None:
+        await self.ws.close()
