@@ -21,8 +21,8 @@ from croupier.server.ratelimit import Bucket
 from croupier.server.wire import event_message, plain, snapshot_message
 from croupier.table import commands as C
 from croupier.table.actor import EventStream
-from croupier.table.results import TableError
 from croupier.table.events import TableEvent
+from croupier.table.results import TableError
 
 if TYPE_CHECKING:
     from croupier.server.app import Services
