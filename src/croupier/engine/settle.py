@@ -91,11 +91,15 @@ def split(amount: int, winners: Sequence[int]) -> dict[int, int]:
 
 
 def _values(s: HandState, p: int) -> tuple[int | None, ...]:
-    cached = s._values.get(p)
+    # The memo is shared by every state of the hand (clones copy it by reference), so it
+    # is keyed by the cards themselves: a value asked for on the flop, or in another
+    # branch after a different draw, is never reused for other cards.
+    hole, board = s._hole[p], tuple(s._board)
+    key = (hole, board)
+    cached = s._values.get(key)
     if cached is None:
-        hole, board = s._hole[p], s._board
         cached = tuple(EVALUATORS[kind](hole, board) for kind in s.game.variant.hands)
-        s._values[p] = cached
+        s._values[key] = cached
     return cached
 
 

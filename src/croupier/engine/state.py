@@ -156,7 +156,7 @@ class HandState:
     split: _split.SplitOffer | None
     _stud: int
     _thrown: list[tuple[Card, ...]]
-    _values: dict[int, tuple[int | None, ...]]
+    _values: dict[tuple[tuple[Card, ...], tuple[Card, ...]], tuple[int | None, ...]]
     _acted: list[int]
     _aggressor: int
     _bets: list[int]
