@@ -24,6 +24,11 @@
 static const uint32_t RK[13] = {0,      1,      5,      22,     98,      453,    2031,
                                 8698,   22854,  83661,  262349, 636345, 1479181};
 
+/* SKPokerEval's 5-card keys: sums over 5-card rank multisets are unique and below 360,919,
+ * small enough for a direct table (used by the Omaha 2 + 3 loops) */
+static const uint32_t RK5[13] = {0,    1,     5,     22,    94,    312,  992,
+                                 2422, 5624, 12522, 19998, 43258, 79415};
+
 #define SHIFT 9
 #define COLS (1u << SHIFT)
 #define CMASK (COLS - 1)
@@ -38,6 +43,7 @@ typedef struct {
 typedef struct {
     uint16_t flush[8192];
     PHash rank[8]; /* by number of cards 5, 6, 7 */
+    PHash small5; /* 5-card non-flush values by RK5 key sum: a table of ~30 KB */
     int nclasses;
 } Tables;
 
@@ -48,6 +54,8 @@ static uint32_t C_KEY[52];
 static uint32_t C_SUIT[52];
 static uint64_t C_BIT[52];
 static uint32_t C_LOW[52];
+/* rank key | suit nibble << 32, indexed by card & 63; 52..63 carry a flag at bit 60 */
+static uint64_t C_KS[64];
 
 static PyObject *ErrCls = NULL;
 
@@ -180,14 +188,14 @@ best_of_multiset(const RawSet *rs, const int *r, int n, int shortdeck)
 }
 
 static int
-ph_build(PHash *h, const uint32_t *keys, const uint16_t *vals, int n)
+ph_build(PHash *h, const uint32_t *keys, const uint16_t *vals, int n, uint32_t maxany)
 {
     uint32_t maxkey = 0;
     for (int i = 0; i < n; i++)
         if (keys[i] > maxkey) maxkey = keys[i];
     /* rows for any sum of up to nine keys, so that impossible inputs (duplicated cards in a
      * batch) read some value instead of outside the tables */
-    uint32_t nrows = ((9u * RK[12]) >> SHIFT) + 1;
+    uint32_t nrows = (maxany >> SHIFT) + 1;
     (void)maxkey;
     int *cnt = calloc(nrows, sizeof(int));
     int *start = calloc(nrows + 1, sizeof(int));
@@ -381,7 +389,7 @@ build_tables(Tables *T, int shortdeck)
             return -1;
         }
         gen_multisets(&rs, shortdeck, n, 12, buf, 0, 0, &kv);
-        int rc = ph_build(&T->rank[n], kv.keys, kv.vals, kv.n);
+        int rc = ph_build(&T->rank[n], kv.keys, kv.vals, kv.n, 9u * RK[12]);
         free(kv.keys);
         free(kv.vals);
         if (rc < 0) {
@@ -390,6 +398,35 @@ build_tables(Tables *T, int shortdeck)
         }
     }
     free(raws);
+    {
+        uint32_t *k5s = malloc(sizeof(uint32_t) * 7000);
+        uint16_t *v5s = malloc(sizeof(uint16_t) * 7000);
+        int m = 0;
+        if (!k5s || !v5s) {
+            free(k5s);
+            free(v5s);
+            return -1;
+        }
+        for (r[0] = lowest; r[0] < 13; r[0]++)
+            for (r[1] = r[0]; r[1] < 13; r[1]++)
+                for (r[2] = r[1]; r[2] < 13; r[2]++)
+                    for (r[3] = r[2]; r[3] < 13; r[3]++)
+                        for (r[4] = r[3]; r[4] < 13; r[4]++) {
+                            if (r[0] == r[4]) continue;
+                            uint32_t k7 = 0, k5 = 0;
+                            for (int i = 0; i < 5; i++) {
+                                k7 += RK[r[i]];
+                                k5 += RK5[r[i]];
+                            }
+                            const PHash *h = &T->rank[5];
+                            k5s[m] = k5;
+                            v5s[m++] = h->val[h->off[k7 >> SHIFT] + (k7 & CMASK)];
+                        }
+        int rc = ph_build(&T->small5, k5s, v5s, m, 5u * RK5[12]);
+        free(k5s);
+        free(v5s);
+        if (rc < 0) return -1;
+    }
     return 0;
 }
 
@@ -440,7 +477,7 @@ eval_cards(const Tables *T, const int *c, int n)
 }
 
 typedef struct {
-    uint32_t key;
+    uint32_t key; /* RK5 key sum */
     uint32_t m;
     int suit;
     uint32_t low;
@@ -453,7 +490,7 @@ make_pairs(const int *h, int nh, Part *P)
     for (int a = 0; a < nh; a++)
         for (int b = a + 1; b < nh; b++) {
             int x = h[a], y = h[b];
-            P[k].key = C_KEY[x] + C_KEY[y];
+            P[k].key = RK5[x >> 2] + RK5[y >> 2];
             P[k].m = (1u << (x >> 2)) | (1u << (y >> 2));
             P[k].suit = ((x & 3) == (y & 3)) ? (x & 3) : -1;
             P[k].low = (C_LOW[x] && C_LOW[y] && C_LOW[x] != C_LOW[y]) ? (C_LOW[x] | C_LOW[y]) : 0;
@@ -470,7 +507,7 @@ make_triples(const int *b, int nb, Part *B)
         for (int j = i + 1; j < nb; j++)
             for (int l = j + 1; l < nb; l++) {
                 int x = b[i], y = b[j], z = b[l];
-                B[k].key = C_KEY[x] + C_KEY[y] + C_KEY[z];
+                B[k].key = RK5[x >> 2] + RK5[y >> 2] + RK5[z >> 2];
                 B[k].m = (1u << (x >> 2)) | (1u << (y >> 2)) | (1u << (z >> 2));
                 B[k].suit = ((x & 3) == (y & 3) && (y & 3) == (z & 3)) ? (x & 3) : -2;
                 uint32_t lm = C_LOW[x] | C_LOW[y] | C_LOW[z];
@@ -484,16 +521,15 @@ static inline int
 omaha_hi_parts(const Tables *T, const Part *P, int np, const Part *B, int nb)
 {
     int best = 0;
-    const PHash *h = &T->rank[5];
+    const int32_t *off = T->small5.off;
+    const uint16_t *val = T->small5.val;
     for (int i = 0; i < np; i++) {
         uint32_t pk = P[i].key;
         int ps = P[i].suit;
         for (int j = 0; j < nb; j++) {
-            int v;
-            if (ps == B[j].suit)
-                v = T->flush[P[i].m | B[j].m];
-            else
-                v = h->val[h->off[(pk + B[j].key) >> SHIFT] + ((pk + B[j].key) & CMASK)];
+            uint32_t key = pk + B[j].key;
+            int v = ps == B[j].suit ? T->flush[P[i].m | B[j].m]
+                                    : val[off[key >> SHIFT] + (key & CMASK)];
             if (v > best) best = v;
         }
     }
@@ -737,26 +773,30 @@ py_high_batch(PyObject *self, PyObject *args)
         return NULL;
     }
     Py_BEGIN_ALLOW_THREADS;
+    const PHash *h = &T->rank[k];
     for (Py_ssize_t i = 0; i < n; i++) {
         const int32_t *r = c + i * k;
-        uint32_t key = 0, sk = 0;
-        uint64_t bits = 0;
-        int okk = 1;
+        uint64_t ks = 0;
+        uint32_t any = 0;
         for (int j = 0; j < k; j++) {
             uint32_t v = (uint32_t)r[j];
-            if (v > 51u) {
-                okk = 0;
-                break;
-            }
-            key += C_KEY[v];
-            sk += C_SUIT[v];
-            bits |= C_BIT[v];
+            any |= v;
+            ks += C_KS[v & 63u];
         }
-        if (!okk) {
+        if (any > 63u || (ks >> 60)) {
             bad = i;
             break;
         }
-        o[i] = eval_state(T, k, key, sk, bits);
+        uint32_t f = ((uint32_t)(ks >> 32) + 0x3333u) & 0x8888u;
+        if (f) {
+            uint32_t s = (uint32_t)__builtin_ctz(f) >> 2, m = 0;
+            for (int j = 0; j < k; j++)
+                if (((uint32_t)r[j] & 3u) == s) m |= 1u << ((uint32_t)r[j] >> 2);
+            o[i] = T->flush[m];
+        } else {
+            uint32_t key = (uint32_t)ks;
+            o[i] = h->val[h->off[key >> SHIFT] + (key & CMASK)];
+        }
     }
     Py_END_ALLOW_THREADS;
     PyBuffer_Release(&in);
@@ -1207,7 +1247,9 @@ PyInit__ceval(void)
         C_SUIT[c] = 1u << (4 * s);
         C_BIT[c] = 1ull << (16 * s + r);
         C_LOW[c] = r == 12 ? 1u : (r <= 6 ? 1u << (r + 1) : 0u);
+        C_KS[c] = RK[r] | ((uint64_t)1 << (32 + 4 * s));
     }
+    for (int c = 52; c < 64; c++) C_KS[c] = (uint64_t)1 << 60;
     if (build_tables(&TSTD, 0) < 0 || build_tables(&TSHORT, 1) < 0) return PyErr_NoMemory();
     /* bad input raises the engine's InvalidCardError (a ValueError with a code) */
     PyObject *errors = PyImport_ImportModule("croupier.engine.errors");
