@@ -679,6 +679,9 @@ class Table:
         except InconsistentStateError as exc:
             self._void(f"inconsistent state: {exc}")
             return False
+        except EngineError as exc:  # an automatic action the engine refused: a bug; be safe
+            self._void(f"automatic action refused ({exc.code}): {exc}")
+            return False
         self._after_engine(state, events)
         return True
 
