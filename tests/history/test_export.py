@@ -12,6 +12,7 @@ from croupier.engine.actions import Action, call, check, fold, raise_to
 from croupier.engine.events import Event, HandEnded, PotAwarded
 from croupier.engine.game import Game
 from croupier.engine.rng import SeededShuffler
+from croupier.engine.rules import profile
 from croupier.engine.state import (
     HandState,
     apply,
@@ -21,7 +22,7 @@ from croupier.engine.state import (
 )
 from croupier.history.export import phh_code, to_phh
 from croupier.history.phh import PhhError, dump_phh, load_phh
-from croupier.history.replay import Status, verify
+from croupier.history.replay import SHORT_BLIND_FIELD, Status, verify
 
 HANDS_PER_GAME = 120
 
@@ -47,14 +48,22 @@ def _random_action(s: HandState, rng: random.Random) -> Action:
     return check(p) if legal.can_check else call(p)
 
 
-def _play(game: Game, rng: random.Random, shuffler: SeededShuffler) -> list[Event]:
+def _play(
+    game: Game, rng: random.Random, shuffler: SeededShuffler
+) -> tuple[HandState, list[Event]]:
+    """A random hand: 2-6 players, some short stacks, sometimes antes and a straddle."""
     n = rng.randint(2, 6)
-    stacks = [rng.randint(10, 400) for _ in range(n)]
-    s, events = start_hand(game, stacks, shuffler.shuffle(game.variant.deck))
+    stacks = [rng.randint(3, 400) for _ in range(n)]
+    blinds = [2, 1] if n == 2 else [1, 2] + [0] * (n - 2)
+    if n >= 4 and not game.structure.is_limit and rng.random() < 0.3:
+        blinds[2] = 4
+    antes = [1] * n if rng.random() < 0.3 else [0] * n
+    deck = shuffler.shuffle(game.variant.deck)
+    s, events = start_hand(game, stacks, deck, blinds=blinds, antes=antes)
     while not s.is_over:
         s, more = apply(s, _random_action(s, rng))
         events.extend(more)
-    return events
+    return s, events
 
 
 def _odd_chips(events: list[Event]) -> int:
@@ -77,15 +86,16 @@ def _pokerkit_stacks(text: str) -> tuple[int, ...]:
 @pytest.mark.parametrize("name", ["nlhe", "plo", "flhe", "flo8"])
 def test_exported_hands_replay_in_pokerkit(name: str) -> None:
     """R-BET-1, R-BET-2, R-BET-4, R-POS-1, R-POT-1, R-POT-3, R-POT-5: random engine hands
-    exported to PHH load in PokerKit and replay to the engine's final stacks; they also
-    load back and verify exact in croupier."""
-    game = Game.of(name, blinds=(1, 2))
+    (short stacks, antes, straddles) exported to PHH load in PokerKit and replay to the
+    engine's final stacks; they also load back and verify exact in croupier."""
+    # PHH follows PokerKit: a blind posted short sets only what it posted to call.
+    game = Game.of(name, blinds=(1, 2), rules=profile("room", short_blind="posted"))
     rng = random.Random(f"export-{name}")
     shuffler = SeededShuffler(f"export-{name}")
     odd = 0
     for i in range(HANDS_PER_GAME):
-        events = _play(game, rng, shuffler)
-        hh = to_phh(game, events)
+        state, events = _play(game, rng, shuffler)
+        hh = to_phh(game, events, state=state)
         text = dump_phh(hh)
         assert load_phh(text) == hh
         ours = verify(hh)
@@ -130,3 +140,30 @@ def test_export_refuses_what_phh_cannot_say() -> None:
     with pytest.raises(PhhError) as info:
         to_phh(game, [])
     assert info.value.code == "bad_events"
+
+
+def test_short_straddle_under_the_full_rule_round_trips() -> None:
+    """R-POS-3: under the default ``short_blind="full"`` rule a straddle posted short
+    still sets the full amount to call; the export keeps the nominal straddle (from the
+    state) and names the rule in a user-defined field, so croupier replays it exactly."""
+    game = Game.of("nlhe", blinds=(1, 2))
+    deck = SeededShuffler(5).shuffle(game.variant.deck)
+    s, events = start_hand(game, (100, 100, 3, 100), deck, blinds=(1, 2, 4, 0))
+    assert s.current_bet == 4
+    while not s.is_over:
+        legal = legal_actions(s)
+        assert legal is not None
+        action = (
+            auto_showdown_action(s)
+            if legal.show_or_muck
+            else (check(legal.player) if legal.can_check else call(legal.player))
+        )
+        s, more = apply(s, action)
+        events.extend(more)
+    hh = to_phh(game, events, state=s)
+    assert hh.blinds_or_straddles == (1, 2, 4, 0)
+    assert hh.metadata[SHORT_BLIND_FIELD] == "full"
+    back = load_phh(dump_phh(hh))
+    assert verify(back).status is Status.EXACT
+    plain = to_phh(game, events)  # without the state the posted amount is all we know
+    assert plain.blinds_or_straddles == (1, 2, 3, 0)

@@ -4,6 +4,7 @@
 those of every ``apply``) into a :class:`~croupier.history.phh.HandHistory`.
 
 >>> from croupier.engine.game import Game
+from croupier.engine.state import HandState
 >>> from croupier.engine.cards import parse_cards
 >>> from croupier.engine.actions import raise_to, fold
 >>> from croupier.engine.state import start_hand, apply
@@ -36,8 +37,9 @@ from croupier.engine.events import (
     HoleDealt,
 )
 from croupier.engine.game import Game
+from croupier.engine.state import HandState
 from croupier.history.phh import HandHistory, PhhAction, PhhError, Verb
-from croupier.history.replay import PHH_GAMES
+from croupier.history.replay import PHH_GAMES, SHORT_BLIND_FIELD
 
 __all__ = ["phh_code", "to_phh"]
 
@@ -61,11 +63,19 @@ def to_phh(
     game: Game,
     events: Sequence[Event],
     *,
+    state: HandState | None = None,
     players: Sequence[str] | None = None,
     metadata: Mapping[str, Any] | None = None,
 ) -> HandHistory:
     """The PHH record of one engine hand from its events (a hand in progress gives a
-    partial history without ``finishing_stacks``)."""
+    partial history without ``finishing_stacks``).
+
+    ``state`` (any state of the same hand) supplies the nominal blinds and straddles; without
+    it a straddle posted short (all-in) is recorded as the amount posted. A blind posted
+    short under the engine's ``short_blind="full"`` rule (R-POS-3) is recorded in the
+    user-defined field ``_croupier_short_blind`` so croupier replays it exactly (PokerKit
+    ignores the field and lets the others call only what was posted).
+    """
     code = phh_code(game)
     started = next((e for e in events if isinstance(e, HandStarted)), None)
     if started is None:
@@ -77,13 +87,17 @@ def to_phh(
     nominal = {"small_blind": stakes.small_blind, "big_blind": stakes.big_blind}
     actions: list[PhhAction] = []
     finishing: tuple[int, ...] | None = None
+    short = False
     for e in events:
         if isinstance(e, ForcedBet):
             if e.kind == "ante":
                 antes[e.player] = e.amount
             elif e.kind in ("small_blind", "big_blind", "straddle"):
                 full = nominal.get(e.kind, e.amount)
+                if state is not None and len(state.nominal_blinds) == n:
+                    full = state.nominal_blinds[e.player]
                 blinds[e.player] = full if e.all_in and full > e.amount else e.amount
+                short = short or blinds[e.player] > e.amount
             else:
                 raise PhhError("unsupported", f"PHH cannot record a {e.kind} post")
         elif isinstance(e, HoleDealt):
@@ -119,6 +133,9 @@ def to_phh(
     if n == 2:
         antes.reverse()
         blinds.reverse()
+    meta = dict(metadata or {})
+    if short and game.rules.short_blind != "posted":
+        meta[SHORT_BLIND_FIELD] = game.rules.short_blind
     limit = game.structure.is_limit
     return HandHistory(
         variant=code,
@@ -132,5 +149,5 @@ def to_phh(
         ante_trimming_status=True,
         players=None if players is None else tuple(players),
         finishing_stacks=finishing,
-        metadata=dict(metadata or {}),
+        metadata=meta,
     )

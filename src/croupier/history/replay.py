@@ -38,7 +38,7 @@ from typing import Final
 
 from croupier.engine.actions import Action, call, check, fold, muck, raise_to, show
 from croupier.engine.cards import Card
-from croupier.engine.errors import EngineError
+from croupier.engine.errors import ConfigurationError, EngineError
 from croupier.engine.events import ChipsReturned, Event
 from croupier.engine.game import Game, Stakes, Structure
 from croupier.engine.rules import profile
@@ -55,6 +55,7 @@ from croupier.history.phh import HandHistory, Verb, format_action, format_amount
 
 __all__ = [
     "PHH_GAMES",
+    "SHORT_BLIND_FIELD",
     "Replay",
     "Status",
     "UnsupportedVariant",
@@ -73,6 +74,11 @@ PHH_GAMES: Final[dict[str, tuple[str, Structure]]] = {
 }
 """PHH variant codes croupier replays: code -> (engine variant key, betting structure).
 Adding a code the engine supports is one line here."""
+
+
+SHORT_BLIND_FIELD: Final = "_croupier_short_blind"
+"""User-defined PHH field: the engine's ``short_blind`` house rule (R-POS-3) when it is
+not PokerKit's ``posted``; written by :func:`croupier.history.export.to_phh`."""
 
 
 class UnsupportedVariant(ValueError):
@@ -154,7 +160,12 @@ def engine_game(hh: HandHistory) -> Game:
         big_bet=big_bet,
         min_bet=min_bet,
     )
-    return Game(variant, structure, stakes, profile("room"))
+    # PHH follows PokerKit: a blind posted short (all-in) sets only what it posted to
+    # call. Hands croupier exported under its default ``full`` rule say so in a field.
+    short = hh.metadata.get(SHORT_BLIND_FIELD, "posted")
+    if short not in ("posted", "full"):
+        raise ConfigurationError(f"{SHORT_BLIND_FIELD} must be 'posted' or 'full', not {short!r}")
+    return Game(variant, structure, stakes, profile("room", short_blind=short))
 
 
 @dataclass(frozen=True, slots=True)
