@@ -114,7 +114,7 @@ else:
     high7 = _pure.high7
 
 
-def _as_cards(a: npt.ArrayLike, name: str, widths: range) -> IntArray:
+def _as_cards(a: npt.ArrayLike, name: str, widths: range, check: bool = True) -> IntArray:
     arr = np.ascontiguousarray(a, dtype=np.int32)
     if arr.ndim == 1:
         arr = arr.reshape(1, -1)
@@ -123,9 +123,15 @@ def _as_cards(a: npt.ArrayLike, name: str, widths: range) -> IntArray:
             "wrong_card_count",
             f"{name} needs an (N, k) array with k in {widths.start}..{widths.stop - 1}",
         )
-    if arr.size and (int(arr.min()) < 0 or int(arr.max()) > 51):
+    if (check or not _HAVE_C) and arr.size and (int(arr.min()) < 0 or int(arr.max()) > 51):
         raise InvalidCardError("invalid_card", "a card is an integer from 0 to 51")
     return arr
+
+
+def _checked(bad: int) -> None:
+    """The C loops check the card range themselves and return the first bad row."""
+    if bad >= 0:
+        raise InvalidCardError("invalid_card", f"row {bad}: a card is an integer from 0 to 51")
 
 
 def high_batch(cards: npt.ArrayLike) -> IntArray:
@@ -133,11 +139,11 @@ def high_batch(cards: npt.ArrayLike) -> IntArray:
 
     Cards are range-checked; a row holding the same card twice gives an unspecified value.
     """
-    arr = _as_cards(cards, "high_batch", range(5, 8))
+    arr = _as_cards(cards, "high_batch", range(5, 8), check=False)
     if not _HAVE_C:
         return _pure.high_batch(arr)
     out = np.empty(arr.shape[0], dtype=np.int32)
-    _c.high_batch(arr, arr.shape[1], out, False)
+    _checked(_c.high_batch(arr, arr.shape[1], out, False))
     return out
 
 
@@ -154,8 +160,8 @@ def short_deck_batch(cards: npt.ArrayLike) -> IntArray:
 
 
 def _omaha_arrays(hole: npt.ArrayLike, board: npt.ArrayLike, name: str) -> tuple[IntArray, ...]:
-    h = _as_cards(hole, name, range(4, 7))
-    b = _as_cards(board, name, range(3, 6))
+    h = _as_cards(hole, name, range(4, 7), check=False)
+    b = _as_cards(board, name, range(3, 6), check=False)
     if h.shape[0] != b.shape[0]:
         raise InvalidCardError("wrong_card_count", f"{name}: hole and board row counts differ")
     return h, b
@@ -167,7 +173,7 @@ def omaha_high_batch(hole: npt.ArrayLike, board: npt.ArrayLike) -> IntArray:
     if not _HAVE_C:
         return _pure.omaha_high_batch(h, b)
     out = np.empty(h.shape[0], dtype=np.int32)
-    _c.omaha_batch(h, h.shape[1], b, b.shape[1], out, None)
+    _checked(_c.omaha_batch(h, h.shape[1], b, b.shape[1], out, None))
     return out
 
 
@@ -177,17 +183,17 @@ def omaha_low8_batch(hole: npt.ArrayLike, board: npt.ArrayLike) -> IntArray:
     if not _HAVE_C:
         return _pure.omaha_low8_batch(h, b)
     out = np.empty(h.shape[0], dtype=np.int32)
-    _c.omaha_batch(h, h.shape[1], b, b.shape[1], None, out)
+    _checked(_c.omaha_batch(h, h.shape[1], b, b.shape[1], None, out))
     return out
 
 
 def low8_batch(cards: npt.ArrayLike) -> IntArray:
     """``low8`` of every row of an (N, 5..9) array; ``NO_LOW`` (-1) where no low qualifies."""
-    arr = _as_cards(cards, "low8_batch", range(5, 10))
+    arr = _as_cards(cards, "low8_batch", range(5, 10), check=False)
     if not _HAVE_C:
         return _pure.low8_batch(arr)
     out = np.empty(arr.shape[0], dtype=np.int32)
-    _c.low8_batch(arr, arr.shape[1], out)
+    _checked(_c.low8_batch(arr, arr.shape[1], out))
     return out
 
 
