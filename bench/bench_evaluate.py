@@ -86,10 +86,6 @@ def main() -> None:
                  f"{ph:,.0f}", ours_b / ph))  # fmt: skip
     rows.append(("7-card batch: high_batch (N, 7)", "PH evaluator native C (ref. 30 M/s)", ours_b,
                  "30,000,000", ours_b / 30e6))  # fmt: skip
-    if ev.BACKEND == "c":
-        ours_b_nolock = ours_b
-    else:  # pragma: no cover
-        ours_b_nolock = 0.0
 
     # --- Omaha high -----------------------------------------------------------------
     no = max(nb // 10, 100_000)
@@ -124,7 +120,6 @@ def main() -> None:
     print("-" * len(head))
     for work, peer, ours_rate, peer_rate, ratio in rows:
         print(f"{work:38} {peer:40} {ours_rate:14,.0f} {peer_rate:>14} {ratio:8.2f}")
-    del ours_b_nolock
 
 
 if __name__ == "__main__":
