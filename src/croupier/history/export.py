@@ -4,7 +4,6 @@
 those of every ``apply``) into a :class:`~croupier.history.phh.HandHistory`.
 
 >>> from croupier.engine.game import Game
-from croupier.engine.state import HandState
 >>> from croupier.engine.cards import parse_cards
 >>> from croupier.engine.actions import raise_to, fold
 >>> from croupier.engine.state import start_hand, apply
