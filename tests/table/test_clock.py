@@ -13,7 +13,8 @@ from croupier.engine.rules import profile
 from croupier.engine.state import Phase, legal_actions
 from croupier.engine.variants import Opener, Street, Variant, find_variant, register_variant
 from croupier.table import Draw, UseTimeBank
-from croupier.table.testing import Harness
+from croupier.table.events import TimedOut, Turn
+from croupier.table.testing import Harness, data_of
 
 
 def run(fn: Callable[[], Awaitable[Any]]) -> Any:
@@ -39,8 +40,8 @@ def five_card_draw() -> Variant:
         )
 
 
-def timed_out(h: Harness) -> list[Any]:
-    return [e.data for e in h.events() if e.type == "timed_out"]
+def timed_out(h: Harness) -> list[TimedOut]:
+    return data_of(h.events(), TimedOut)
 
 
 @pytest.mark.parametrize(("rules", "seconds"), [("arcade", 15), ("naiko", 20), ("room", 30)])
@@ -53,8 +54,8 @@ def test_clock_per_profile(rules: str, seconds: int) -> None:
         await h.sit("bob")
         await h.next_hand()
         assert h.table.deadline == pytest.approx(h.clock.now() + seconds)
-        turns = [e for e in h.events() if e.type == "turn"]
-        assert turns and turns[-1].data.deadline == h.table.deadline
+        turns = data_of(h.events(), Turn)
+        assert turns and turns[-1].deadline == h.table.deadline
 
     run(body)
 
@@ -79,6 +80,7 @@ def test_timeout_folds_facing_a_bet_and_checks_otherwise() -> None:
         assert sb is not None
         await h.act(sb, "call")
         bb = h.to_act()
+        assert bb is not None
         h.events()
         await h.clock.advance(30)
         outs = timed_out(h)
@@ -157,7 +159,7 @@ def test_draw_clock_stands_pat_and_forbids_raising() -> None:
         assert [o.action for o in timed_out(h)] == ["stand_pat"]
         state = h.table.hand
         assert state is not None
-        pos = h.table.hand_record.players.index(first)
+        pos = h.record.players.index(first)
         assert state.hole_cards[pos] == hole_before
         second = h.to_act()
         assert second is not None and second != first

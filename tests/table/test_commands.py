@@ -23,7 +23,8 @@ from croupier.table import (
     TableConfig,
     TableError,
 )
-from croupier.table.testing import Harness
+from croupier.table.events import ReloadOffered
+from croupier.table.testing import Harness, data_of
 
 
 def run(fn: Callable[[], Awaitable[Any]]) -> Any:
@@ -172,12 +173,12 @@ def test_sit_out_and_sit_in() -> None:
         assert (await h.send(SitOut(h.cid(), "cid"))).code == "already_sitting_out"
         await h.next_hand()
         assert h.table.hand_record is not None
-        assert set(h.table.hand_record.players) == {"ann", "bob"}
+        assert set(h.record.players) == {"ann", "bob"}
         await h.finish_hand()
         r = await h.send(SitIn(h.cid(), "cid", post_blinds=True))
         assert r.accepted
         await h.next_hand()
-        assert "cid" in h.table.hand_record.players
+        assert "cid" in h.record.players
 
     run(body)
 
@@ -244,8 +245,8 @@ def test_bust_reload_and_reload_limits() -> None:
         await shove_until_bust(h, "ann")
         seat = h.table.seat_of("ann")
         assert seat.busted and seat.sitting_out
-        offers = [e for e in ann.drain() if e.type == "reload_offered"]
-        assert len(offers) == 1 and offers[0].data.min_amount == 80
+        offers = data_of(ann.drain(), ReloadOffered)
+        assert len(offers) == 1 and offers[0].min_amount == 80
         assert not any(e.type == "reload_offered" for e in h.events())  # private to ann
         assert (await h.send(SitIn(h.cid(), "ann"))).code == "no_chips"
         before = state_of(h)
@@ -254,12 +255,12 @@ def test_bust_reload_and_reload_limits() -> None:
         assert state_of(h) == before
         # the table goes on without her
         await h.next_hand()
-        assert "ann" not in h.table.hand_record.players
+        assert "ann" not in h.record.players
         assert (await h.send(Reload(h.cid(), "ann", 100))).accepted
         assert h.table.seat_of("ann").stack == 100 and not h.table.seat_of("ann").sitting_out
         await h.finish_hand()
         await h.next_hand()
-        assert "ann" in h.table.hand_record.players
+        assert "ann" in h.record.players
 
     run(body)
 

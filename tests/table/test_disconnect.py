@@ -4,19 +4,22 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import Any, TypeVar
 
 from croupier.table import Disconnect, Reconnect, SitIn, SitOut, TableSnapshot
+from croupier.table.events import Protected, Reconnected, TimedOut
 from croupier.table.table import DAY
-from croupier.table.testing import Harness
+from croupier.table.testing import Harness, data_of
+
+N = TypeVar("N")
 
 
 def run(fn: Callable[[], Awaitable[Any]]) -> Any:
     return asyncio.run(fn())  # type: ignore[arg-type]
 
 
-def of_type(h: Harness, kind: str) -> list[Any]:
-    return [e.data for e in h.events() if e.type == kind]
+def of_type(h: Harness, kind: type[N]) -> list[N]:
+    return data_of(h.events(), kind)
 
 
 async def heads_up(rules: str, **overrides: Any) -> Harness:
@@ -38,7 +41,7 @@ def test_fold_policy_acts_at_once() -> None:
         now = h.clock.now()
         r = await h.send(Disconnect(h.cid(), who))
         assert r.accepted
-        outs = of_type(h, "timed_out")
+        outs = of_type(h, TimedOut)
         assert [(o.action, o.reason) for o in outs] == [("fold", "disconnected (fold)")]
         assert h.clock.now() == now and h.table.hand is None
         assert (await h.send(Disconnect(h.cid(), who))).code == "already_disconnected"
@@ -58,7 +61,7 @@ def test_clock_policy_keeps_the_clock_and_seat() -> None:
         await h.send(Disconnect(h.cid(), who))
         assert h.to_act() == who  # nothing automatic: the clock runs
         await h.clock.advance(20)
-        outs = of_type(h, "timed_out")
+        outs = of_type(h, TimedOut)
         assert [(o.action, o.reason) for o in outs] == [("fold", "timeout")]
         await h.clock.advance(10)  # 30 s after the drop: still inside the 60 s window
         r = await h.send(Reconnect(h.cid(), who))
@@ -66,10 +69,10 @@ def test_clock_policy_keeps_the_clock_and_seat() -> None:
         snap = r.data
         assert any(s.player_id == who and s.connected for s in snap.seats)
         if snap.hand is not None:  # the next hand is running: own cards visible, others hidden
-            pos = h.table.hand_record.players.index(who)
+            pos = h.record.players.index(who)
             assert all(c is not None for c in snap.hand.players[pos].cards)
             assert all(c is None for c in snap.hand.players[1 - pos].cards)
-        assert of_type(h, "reconnected")
+        assert of_type(h, Reconnected)
 
     run(body)
 
@@ -137,13 +140,11 @@ def test_all_in_protection_quota_then_fold() -> None:
             while h.table.hand is not None and h.to_act() == "bob":
                 await h.act("bob", "call" if h.table.hand.bets[h.table.hand.actor] < 2 else "check")
             events = h.events()
-            prot = [e.data for e in events if e.type == "protected"]
-            outs = [
-                e.data for e in events if e.type == "timed_out" and "disconnected" in e.data.reason
-            ]
+            prot = data_of(events, Protected)
+            outs = [o for o in data_of(events, TimedOut) if "disconnected" in o.reason]
             kinds.append(("protected" if prot else outs[0].reason, [p.used_today for p in prot]))
             if h.table.hand is not None:
-                pos = h.table.hand_record.players.index("ann")
+                pos = h.record.players.index("ann")
                 assert prot and h.table.hand.protected[pos]
                 await play_out(h, "ann")
             await h.send(Reconnect(h.cid(), "ann"))
@@ -164,7 +165,7 @@ def test_all_in_protection_quota_then_fold() -> None:
         await h.send(Disconnect(h.cid(), "ann"))
         while h.table.hand is not None and h.to_act() == "bob":
             await h.act("bob", "call" if h.table.hand.bets[h.table.hand.actor] < 2 else "check")
-        assert of_type(h, "protected")
+        assert of_type(h, Protected)
 
     run(body)
 
@@ -182,7 +183,7 @@ def test_protection_without_chips_in_folds() -> None:
         button = rec.players[-1]  # three-handed, the button has posted nothing and acts first
         assert h.to_act() == button
         await h.send(Disconnect(h.cid(), button))
-        outs = of_type(h, "timed_out")
-        assert [o.action for o in outs] == ["fold"] and not of_type(h, "protected")
+        outs = of_type(h, TimedOut)
+        assert [o.action for o in outs] == ["fold"] and not of_type(h, Protected)
 
     run(body)

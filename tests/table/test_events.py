@@ -9,7 +9,8 @@ from typing import Any
 
 from croupier.engine.events import CardsShown, HoleDealt
 from croupier.table import TableSnapshot
-from croupier.table.testing import Harness, check_event, check_snapshot
+from croupier.table.events import Turn
+from croupier.table.testing import Harness, check_event, check_snapshot, data_of
 
 
 def run(fn: Callable[[], Awaitable[Any]]) -> Any:
@@ -84,14 +85,12 @@ def test_each_audience_sees_only_its_cards() -> None:
                 check_event(e, audience, shown)
             deals = [e for e in events if isinstance(e.data, HoleDealt)]
             assert len(deals) == 3
-            for e in deals:
-                mine = rec.players[e.data.player] == audience
-                assert all((c is not None) == mine for c in e.data.cards)
-            assert any(isinstance(e.data, CardsShown) for e in events)
-            views = [e.data.view for e in events if e.type == "turn" and e.data.view is not None]
-            assert all(
-                e.data.player_id == audience for e in events if e.type == "turn" and e.data.view
-            )
+            for d in data_of(events, HoleDealt):
+                mine = rec.players[d.player] == audience
+                assert all((c is not None) == mine for c in d.cards)
+            assert data_of(events, CardsShown)
+            views = [t for t in data_of(events, Turn) if t.view is not None]
+            assert all(t.player_id == audience for t in views)
             if audience is None:
                 assert not views
 

@@ -12,8 +12,9 @@ import pytest
 from croupier.bots import BotRunner, RuleBot
 from croupier.engine.cards import DECK_52
 from croupier.table import TableCrashed, plan_recovery, verify_hand
+from croupier.table.events import HandBegan, HandVoided
 from croupier.table.journal import HandEndRecord, HandStartRecord, HandVoidRecord, SeatsRecord
-from croupier.table.testing import Harness
+from croupier.table.testing import Harness, data_of
 
 T = TypeVar("T")
 
@@ -101,7 +102,7 @@ def test_crash_points_recover_exact_balances(point: str, n: int) -> None:
         await h.restart()
         assert h.stacks() == expected
         assert sum(expected.values()) == 600 == h.bank.total_in
-        voids = [e.data for e in h.table.history if e.type == "hand_voided"]
+        voids = data_of(h.table.history, HandVoided)
         assert bool(voids) == (not settled)
         if voids:
             assert voids[0].hand_no == last_start.hand_no and voids[0].reason == "crash"
@@ -150,7 +151,7 @@ def test_settled_deal_verifies_against_commitment() -> None:
         await h.sit("ann")
         await h.sit("bob")
         await h.next_hand()
-        began = [e.data for e in h.events() if e.type == "hand_began"]
+        began = data_of(h.events(), HandBegan)
         await h.finish_hand()
         rec = next(r for r in h.journal.records(h.table.id) if isinstance(r, HandStartRecord))
         assert verify_hand(rec) and rec.commitment == began[0].commitment
@@ -192,7 +193,7 @@ def test_inconsistent_state_voids_and_refunds(mode: str) -> None:
         if mode == "short":  # four hole cards dealt; the flop cannot be
             await h.act(h.to_act() or "", "call")
             await h.act(h.to_act() or "", "check")
-        voids = [e.data for e in h.events() if e.type == "hand_voided"]
+        voids = data_of(h.events(), HandVoided)
         assert len(voids) == 1 and h.table.hand is None
         assert h.stacks() == {"ann": 200, "bob": 200}
         assert isinstance(h.journal.records(h.table.id)[-1], HandVoidRecord | SeatsRecord)

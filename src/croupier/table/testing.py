@@ -16,8 +16,8 @@ from __future__ import annotations
 
 import itertools
 import random
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Iterable
+from typing import Any, TypeVar
 
 from croupier.engine.cards import Card
 from croupier.engine.events import CardBurnt, CardsShown, Drew, Event, HoleDealt
@@ -30,11 +30,18 @@ from croupier.table.clock import FakeClock
 from croupier.table.commands import Act, Command
 from croupier.table.config import TableConfig
 from croupier.table.events import TableEvent, TableSnapshot, Turn
-from croupier.table.journal import InMemoryJournal
+from croupier.table.journal import HandStartRecord, InMemoryJournal
 from croupier.table.results import CommandResult
 from croupier.table.table import Table
 
-__all__ = ["Harness", "LeakError", "check_event", "check_snapshot"]
+__all__ = ["Harness", "LeakError", "check_event", "check_snapshot", "data_of"]
+
+N = TypeVar("N")
+
+
+def data_of(events: Iterable[TableEvent], kind: type[N]) -> list[N]:
+    """The payloads of ``events`` that are ``kind`` (typed filtering for tests)."""
+    return [e.data for e in events if isinstance(e.data, kind)]
 
 
 class LeakError(AssertionError):
@@ -147,6 +154,13 @@ class Harness:
     @property
     def table(self) -> Table:
         return self.actor.table
+
+    @property
+    def record(self) -> HandStartRecord:
+        """The journaled start of the current (or last) hand."""
+        rec = self.table.hand_record
+        assert rec is not None, "no hand has started"
+        return rec
 
     def cid(self) -> str:
         return f"c{next(self._ids)}"
