@@ -8,10 +8,9 @@ from typing import Any
 
 import pytest
 
-from croupier.engine.game import Game, Stakes, Structure
+from croupier.engine.game import Game
 from croupier.engine.rules import profile
 from croupier.engine.state import Phase, legal_actions
-from croupier.engine.variants import Opener, Street, Variant, find_variant, register_variant
 from croupier.table import Draw, UseTimeBank
 from croupier.table.events import TimedOut, Turn
 from croupier.table.testing import Harness, data_of
@@ -19,25 +18,6 @@ from croupier.table.testing import Harness, data_of
 
 def run(fn: Callable[[], Awaitable[Any]]) -> Any:
     return asyncio.run(fn())  # type: ignore[arg-type]
-
-
-def five_card_draw() -> Variant:
-    """A test-only draw variant (the engine's draw games arrive later)."""
-    try:
-        return find_variant("_test_five_draw")
-    except ValueError:
-        return register_variant(
-            Variant(
-                key="_test_five_draw",
-                name="Test Five Card Draw",
-                streets=(
-                    Street("predraw", hole=(False,) * 5, opener=Opener.BLINDS),
-                    Street("draw", draw=5),
-                ),
-                hands=("high",),
-                max_players=6,
-            )
-        )
 
 
 def timed_out(h: Harness) -> list[TimedOut]:
@@ -132,12 +112,7 @@ def test_draw_clock_stands_pat_and_forbids_raising() -> None:
     only check, call or fold on the next round."""
 
     async def body() -> None:
-        game = Game(
-            five_card_draw(),
-            Structure.NO_LIMIT,
-            Stakes(small_blind=1, big_blind=2),
-            profile("room", draw_clock_seconds=12),
-        )
+        game = Game.of("5cd", blinds=(1, 2), rules=profile("room", draw_clock_seconds=12))
         h = await Harness.create(game)
         await h.sit("ann")
         await h.sit("bob")
