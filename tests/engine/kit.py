@@ -104,5 +104,13 @@ def events_of(events: Sequence[Event], kind: type[Event]) -> list[Any]:
 
 
 def snapshot(state: HandState) -> dict[str, Any]:
-    """A deep copy of every slot of ``state`` (to check that a refusal changed nothing)."""
-    return {name: copy.deepcopy(getattr(state, name)) for name in HandState.__slots__}
+    """A deep copy of every slot of ``state`` (to check that a refusal changed nothing).
+
+    ``_values`` is left out: it is a memo of hand values keyed by the cards themselves and
+    shared by every state of a hand, so filling it changes no state's meaning.
+    """
+    return {
+        name: copy.deepcopy(getattr(state, name))
+        for name in HandState.__slots__
+        if name != "_values"
+    }
