@@ -7,6 +7,8 @@ from decimal import Decimal
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from croupier.engine.cards import Card
 from croupier.history.phh import (
@@ -206,3 +208,25 @@ def test_decimal_precision_is_exact() -> None:
     )
     assert hh.scale == 100 and hh.antes == (10, 20) and hh.starting_stacks == (30, 10007)
     assert Decimal(hh.starting_stacks[1]) / hh.scale == Decimal("100.07")
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    pos=st.integers(min_value=0, max_value=len(HAND) - 1),
+    junk=st.text(alphabet="[]=\"'#,.-?0123456789pdcbrfsmAKQJTchx \n", min_size=1, max_size=4),
+)
+def test_mutated_files_never_crash(pos: int, junk: str) -> None:
+    """Any text is either a hand or a PhhError with a code, never another exception."""
+    text = HAND[:pos] + junk + HAND[pos + len(junk) :]
+    try:
+        hh = load_phh(text)
+    except PhhError as exc:
+        assert exc.code
+    else:
+        assert load_phh(dump_phh(hh)) == hh
+
+
+def test_huge_amounts_are_refused() -> None:
+    """Absurd amounts are refused instead of building enormous integers."""
+    with pytest.raises(PhhError, match="too large"):
+        load_phh("variant = 'NT'\nantes = [0]\nstarting_stacks = [1e999999]\nactions = []")

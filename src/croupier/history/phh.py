@@ -74,6 +74,9 @@ __all__ = [
 MAX_SCALE: Final = 10**6
 """The largest chip scale accepted (amounts with more than six decimals are refused)."""
 
+MAX_AMOUNT: Final = 10**15
+"""The largest amount accepted, in the file's unit."""
+
 AMOUNT_FIELDS: Final = (
     "antes",
     "blinds_or_straddles",
@@ -256,6 +259,8 @@ def _to_decimal(value: object, what: str) -> Decimal:
         raise PhhError("bad_amount", f"{what}: unknown or infinite amounts are not supported")
     if d < 0:
         raise PhhError("bad_amount", f"{what} must not be negative, not {value}")
+    if d > MAX_AMOUNT:
+        raise PhhError("bad_amount", f"{what} is too large: {value}")
     return d
 
 
