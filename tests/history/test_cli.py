@@ -90,3 +90,22 @@ def test_verify_corpus() -> None:
         " (F7S: 6, FR: 5, F2L3D: 4, F7S/8: 3, N2L1D: 3)"
     ]
     assert result.exit_code == 0
+
+
+@pytest.mark.parametrize("game", ["nlhe", "plo", "flhe", "flo8"])
+def test_export_then_verify(tmp_path: Path, game: str) -> None:
+    """R-CARD-3: seeded bot hands exported by ``croupier phh export`` verify exact."""
+    out = tmp_path / "bots.phhs"
+    result = runner.invoke(app, ["phh", "export", str(out), "--game", game, "--hands", "8"])
+    assert result.exit_code == 0 and "8 hands written" in result.stdout
+    check = runner.invoke(app, ["phh", "verify", str(out)])
+    assert check.stdout.strip() == "8 hands: 8 exact, 0 mismatched, 0 unsupported"
+    assert check.exit_code == 0
+
+
+def test_export_refuses_bad_options(tmp_path: Path) -> None:
+    """Games without a PHH code and a .phh file for several hands are refused (exit 2)."""
+    bad_game = runner.invoke(app, ["phh", "export", str(tmp_path / "a.phhs"), "--game", "hplo"])
+    assert bad_game.exit_code == 2 and "no PHH variant code" in bad_game.output
+    one_file = runner.invoke(app, ["phh", "export", str(tmp_path / "a.phh"), "--hands", "2"])
+    assert one_file.exit_code == 2 and not (tmp_path / "a.phh").exists()

@@ -4,11 +4,12 @@
 found under the folders given, recursively) and compares the engine's results with the
 recorded ones; one line per mismatch, then a summary line; exit status 1 if any hand
 mismatched. ``croupier phh show PATH`` prints the hands in canonical PHH with the
-engine's final stacks.
+engine's final stacks; ``croupier phh export OUT`` plays seeded bot hands and writes them.
 """
 
 from __future__ import annotations
 
+import random
 from collections import Counter
 from collections.abc import Iterable, Iterator
 from pathlib import Path
@@ -18,7 +19,20 @@ import typer
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
-from croupier.history.phh import HandHistory, PhhError, dump_phh, format_amounts, read_path
+from croupier.cli.play import bot_action
+from croupier.engine.errors import EngineError
+from croupier.engine.game import Game
+from croupier.engine.rng import SeededShuffler
+from croupier.engine.state import apply, legal_actions, start_hand
+from croupier.history.export import phh_code, to_phh
+from croupier.history.phh import (
+    HandHistory,
+    PhhError,
+    dump_phh,
+    dump_phhs,
+    format_amounts,
+    read_path,
+)
 from croupier.history.replay import Status, Verdict, replay, verify
 
 __all__ = ["collect_files", "register", "summary_line", "verify_paths"]
@@ -109,9 +123,9 @@ def verify_paths(
 
 
 def register(app: typer.Typer) -> None:
-    """Add the ``phh`` sub-app (``verify``, ``show``) to ``app``."""
+    """Add the ``phh`` sub-app (``verify``, ``show``, ``export``) to ``app``."""
     phh_app = typer.Typer(
-        name="phh", help="PHH hand histories: verify, show.", no_args_is_help=True
+        name="phh", help="PHH hand histories: verify, show, export.", no_args_is_help=True
     )
 
     @phh_app.command("verify")
@@ -164,5 +178,42 @@ def register(app: typer.Typer) -> None:
             console.print()
         if failed:
             raise typer.Exit(1)
+
+    @phh_app.command("export")
+    def export_cmd(
+        out: Annotated[Path, typer.Argument(help="File to write (.phhs, or .phh for one hand).")],
+        game: Annotated[str, typer.Option(help="Game preset: nlhe, flhe, plo, flo8.")] = "nlhe",
+        hands: Annotated[int, typer.Option(min=1, help="Hands to play.")] = 10,
+        players: Annotated[int, typer.Option(min=2, max=9, help="Players per hand.")] = 6,
+        stack: Annotated[int, typer.Option(min=1, help="Starting stack of each player.")] = 200,
+        blinds: Annotated[str, typer.Option(help="Small/big blind.")] = "1/2",
+        seed: Annotated[int, typer.Option(help="Seed of the (test-only) shuffle and bots.")] = 1,
+    ) -> None:
+        """Play seeded bot hands and write them as PHH (a demo of the export)."""
+        err = Console(stderr=True)
+        try:
+            sb, bb = (int(x) for x in blinds.split("/"))
+            g = Game.of(game, blinds=(sb, bb))
+            phh_code(g)
+        except (ValueError, EngineError) as exc:
+            err.print(f"error: {exc}", markup=False)
+            raise typer.Exit(2) from None
+        if out.suffix == ".phh" and hands != 1:
+            err.print("error: a .phh file holds one hand; use .phhs", markup=False)
+            raise typer.Exit(2)
+        shuffler = SeededShuffler(seed)
+        rng = random.Random(seed)
+        records = []
+        for _ in range(hands):
+            state, events = start_hand(g, [stack] * players, shuffler.shuffle(g.variant.deck))
+            while not state.is_over:
+                legal = legal_actions(state)
+                assert legal is not None
+                state, more = apply(state, bot_action(state, legal, rng))
+                events.extend(more)
+            records.append(to_phh(g, events, state=state))
+        text = dump_phh(records[0]) if out.suffix == ".phh" else dump_phhs(records)
+        out.write_text(text, encoding="utf-8")
+        Console(highlight=False).print(f"{len(records)} hands written to {out}", markup=False)
 
     app.add_typer(phh_app)
