@@ -1,0 +1,1 @@
+"""Alembic migrations of the croupier schema (run by ``croupier.store.db.Database.migrate``)."""
