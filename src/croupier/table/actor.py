@@ -34,11 +34,11 @@ import contextlib
 from collections.abc import Callable
 from typing import Any
 
-from croupier.table.commands import Command
+from croupier.table.commands import Command, Message
 from croupier.table.config import TableConfig
 from croupier.table.events import TableEvent, TableSnapshot
 from croupier.table.results import CommandResult, TableError
-from croupier.table.table import Message, Subscription, Table
+from croupier.table.table import Subscription, Table
 
 __all__ = ["EventStream", "TableActor"]
 

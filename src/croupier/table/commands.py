@@ -21,13 +21,17 @@ __all__ = [
     "Disconnect",
     "Draw",
     "Leave",
+    "Message",
     "Reconnect",
     "Reload",
     "ShowCards",
     "SitDown",
     "SitIn",
     "SitOut",
+    "StartHand",
+    "Timeout",
     "UseTimeBank",
+    "WindowExpired",
 ]
 
 ActKind = Literal[
@@ -135,6 +139,28 @@ class Reconnect:
     player_id: str
 
 
+@dataclass(frozen=True, slots=True)
+class Timeout:
+    """Internal (posted by the table's own timer): the decision clock ``token`` ran out."""
+
+    token: int
+
+
+@dataclass(frozen=True, slots=True)
+class StartHand:
+    """Internal: time to start the next hand (``token`` of the pause that ends)."""
+
+    token: int
+
+
+@dataclass(frozen=True, slots=True)
+class WindowExpired:
+    """Internal: ``player_id``'s reconnection window (disconnected at ``since``) ended."""
+
+    player_id: str
+    since: float
+
+
 Command = (
     SitDown
     | SitOut
@@ -148,3 +174,6 @@ Command = (
     | Disconnect
     | Reconnect
 )
+
+Message = Command | Timeout | StartHand | WindowExpired
+"""Everything the table actor's mailbox carries."""

@@ -17,8 +17,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-__all__ = ["Seat", "first_free", "label_bot"]
+from croupier.table.results import TableError
+
+if TYPE_CHECKING:
+    from croupier.table.config import TableConfig
+
+__all__ = ["Seat", "check_buy_in", "choose_seat", "first_free", "label_bot"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,3 +84,41 @@ def first_free(seats: Mapping[int, Seat], count: int) -> int | None:
         if i not in seats:
             return i
     return None
+
+
+def choose_seat(seats: Mapping[int, Seat], count: int, wanted: int | None) -> int:
+    """The seat a newcomer gets: ``wanted`` if valid and free, else the first free one.
+
+    >>> choose_seat({0: Seat(0, "a")}, 3, None), choose_seat({}, 3, 2)
+    (1, 2)
+    >>> choose_seat({0: Seat(0, "a")}, 3, 0)
+    Traceback (most recent call last):
+    ...
+    croupier.table.results.TableError: seat 0 is taken
+    """
+    if wanted is not None:
+        if type(wanted) is not int or not 0 <= wanted < count:
+            raise TableError("bad_seat", f"seats are 0 to {count - 1}, not {wanted!r}")
+        if wanted in seats:
+            raise TableError("seat_taken", f"seat {wanted} is taken")
+        return wanted
+    free = first_free(seats, count)
+    if free is None:
+        raise TableError("table_full", "every seat is taken")
+    return free
+
+
+def check_buy_in(config: TableConfig, amount: int, current: int) -> None:
+    """Refuse ``amount`` chips added to ``current`` outside the table's buy-in (R-SEAT-1)."""
+    if type(amount) is not int or amount <= 0:
+        raise TableError("bad_amount", f"a buy-in is a positive whole number, not {amount!r}")
+    if current + amount < config.min_buy_in:
+        raise TableError(
+            "buy_in_too_small", f"the minimum buy-in is {config.min_buy_in} (R-SEAT-1)"
+        )
+    if config.buy_in_max and current + amount > config.buy_in_max:
+        raise TableError(
+            "buy_in_too_large",
+            f"the maximum is {config.buy_in_max} at the table; you may add at most"
+            f" {max(config.buy_in_max - current, 0)}",
+        )

@@ -16,9 +16,9 @@ from __future__ import annotations
 import itertools
 import random
 import secrets
-from collections import OrderedDict, deque
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass, replace
+from collections import OrderedDict
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import replace
 from typing import Any, Protocol
 
 from croupier.engine import actions as A
@@ -30,9 +30,6 @@ from croupier.engine.state import (
     HandState,
     Phase,
     apply,
-    auto_showdown_action,
-    forbid_raise,
-    legal_actions,
     protect,
     start_hand,
 )
@@ -46,15 +43,20 @@ from croupier.table.commands import (
     Disconnect,
     Draw,
     Leave,
+    Message,
     Reconnect,
     Reload,
     ShowCards,
     SitDown,
     SitIn,
     SitOut,
+    StartHand,
+    Timeout,
     UseTimeBank,
+    WindowExpired,
 )
 from croupier.table.config import TableConfig
+from croupier.table.eventlog import EventLog, Subscription
 from croupier.table.events import (
     Disconnected,
     HandBegan,
@@ -74,7 +76,6 @@ from croupier.table.events import (
     TimeBankUsed,
     TimedOut,
     Turn,
-    for_audience,
 )
 from croupier.table.journal import (
     CashOutDone,
@@ -88,12 +89,11 @@ from croupier.table.journal import (
     commit_deck,
     plan_recovery,
 )
+from croupier.table.policies import DAY, automatic_action, can_protect, protections_in_window
 from croupier.table.results import CommandResult, TableError
-from croupier.table.seating import Seat, first_free, label_bot
+from croupier.table.seating import Seat, check_buy_in, choose_seat, label_bot
 
 __all__ = ["DAY", "Subscription", "Table", "TableCrashed"]
-
-DAY = 86_400.0
 ANSWERS_KEPT = 10_000
 
 
@@ -105,40 +105,6 @@ class _Rng(Protocol):
     def choice(self, seq: list[int], /) -> int: ...
 
     def getrandbits(self, k: int, /) -> int: ...
-
-
-@dataclass(frozen=True, slots=True)
-class _Timeout:
-    token: int
-
-
-@dataclass(frozen=True, slots=True)
-class _StartHand:
-    token: int
-
-
-@dataclass(frozen=True, slots=True)
-class _WindowExpired:
-    player_id: str
-    since: float
-
-
-Message = Command | _Timeout | _StartHand | _WindowExpired
-
-
-class Subscription:
-    """A subscriber: ``player_id`` (``None``: spectator) gets each event redacted for them,
-    through ``callback`` if given, else in the async-friendly ``queue`` (a deque here;
-    the actor exposes an :class:`asyncio.Queue`)."""
-
-    def __init__(self, player_id: str | None, callback: Callable[[TableEvent], Any] | None) -> None:
-        self.player_id = player_id
-        self.callback = callback
-        self.closed = False
-
-    def deliver(self, event: TableEvent) -> None:
-        if not self.closed and self.callback is not None:
-            self.callback(event)
 
 
 class Table:
@@ -172,10 +138,7 @@ class Table:
         self.faults = faults
         self.wake: Callable[[Message], Any] = self.handle
         self.seats: dict[int, Seat] = {}
-        self.epoch = 0
-        self.version = 0
-        self.history: deque[TableEvent] = deque(maxlen=config.history)
-        self.subscribers: list[Subscription] = []
+        self.log = EventLog(config.history)
         self.hand: HandState | None = None
         self.hand_no = 0
         self.plan: HandPlan | None = None
@@ -216,7 +179,7 @@ class Table:
         """
         table = cls(config, **kwargs)
         rec = plan_recovery(table.journal.records(table.id))
-        table.epoch = rec.epoch + 1
+        table.log.epoch = rec.epoch + 1
         table.journal.append(table.id, Restarted(table.epoch))
         now = table.clock.now()
         table.seats = {
@@ -243,16 +206,16 @@ class Table:
 
     def handle(self, msg: Message) -> CommandResult | None:
         """Apply one command or timer message. Commands get an answer (cached by id)."""
-        if isinstance(msg, _Timeout):
+        if isinstance(msg, Timeout):
             if msg.token == self._decision_token and self.hand is not None:
                 self._on_timeout()
             return None
-        if isinstance(msg, _StartHand):
+        if isinstance(msg, StartHand):
             if msg.token == self._start_token:
                 self._start_timer = None
                 self._start_hand()
             return None
-        if isinstance(msg, _WindowExpired):
+        if isinstance(msg, WindowExpired):
             self._on_window_expired(msg)
             return None
         cached = self._answers.get(msg.command_id)
@@ -270,25 +233,23 @@ class Table:
         return result
 
     def _dispatch(self, cmd: Command) -> Any:
-        if isinstance(cmd, SitDown):
-            return self._sit_down(cmd)
-        if isinstance(cmd, Act | Draw | ShowCards):
-            return self._act(cmd)
-        if isinstance(cmd, SitOut):
-            return self._sit_out(cmd)
-        if isinstance(cmd, SitIn):
-            return self._sit_in(cmd)
-        if isinstance(cmd, Leave):
-            return self._leave(cmd)
-        if isinstance(cmd, Reload):
-            return self._reload(cmd)
-        if isinstance(cmd, UseTimeBank):
-            return self._use_time_bank(cmd)
-        if isinstance(cmd, Disconnect):
-            return self._disconnect(cmd)
-        if isinstance(cmd, Reconnect):
-            return self._reconnect(cmd)
-        raise TableError("unknown_command", f"not a table command: {cmd!r}")
+        handlers: dict[type, Callable[[Any], Any]] = {
+            SitDown: self._sit_down,
+            Act: self._act,
+            Draw: self._act,
+            ShowCards: self._act,
+            SitOut: self._sit_out,
+            SitIn: self._sit_in,
+            Leave: self._leave,
+            Reload: self._reload,
+            UseTimeBank: self._use_time_bank,
+            Disconnect: self._disconnect,
+            Reconnect: self._reconnect,
+        }
+        handler = handlers.get(type(cmd))
+        if handler is None:
+            raise TableError("unknown_command", f"not a table command: {cmd!r}")
+        return handler(cmd)
 
     # -- helpers --------------------------------------------------------------------------
 
@@ -332,6 +293,18 @@ class Table:
 
     # -- events ---------------------------------------------------------------------------
 
+    @property
+    def epoch(self) -> int:
+        return self.log.epoch
+
+    @property
+    def version(self) -> int:
+        return self.log.version
+
+    @property
+    def history(self) -> Sequence[TableEvent]:
+        return self.log.history
+
     def _publish(
         self,
         data: Event | Notice,
@@ -340,15 +313,8 @@ class Table:
         to: str | None = None,
         hand_no: int | None = None,
     ) -> TableEvent:
-        self.version += 1
         number = self.hand_no if hand_no is None else hand_no
-        event = TableEvent(self.version, self.epoch, number, data, players, to)
-        self.history.append(event)
-        for sub in list(self.subscribers):
-            if event.to is not None and event.to != sub.player_id:
-                continue
-            sub.deliver(for_audience(event, sub.player_id))
-        return event
+        return self.log.publish(data, hand_no=number, players=players, to=to)
 
     def _publish_engine(self, events: Iterable[Event]) -> None:
         players = self.hand_record.players if self.hand_record is not None else ()
@@ -358,7 +324,7 @@ class Table:
     def subscribe(
         self,
         player_id: str | None,
-        callback: Callable[[TableEvent], Any] | None = None,
+        callback: Callable[[TableEvent], Any],
         *,
         since: int | None = None,
         epoch: int | None = None,
@@ -366,29 +332,17 @@ class Table:
         """Subscribe ``player_id`` (``None``: spectator). Returns the subscription and either
         the events after version ``since`` (redacted) or, if ``since`` is missing, from
         another epoch or older than the bounded history, a full snapshot."""
-        sub = Subscription(player_id, callback)
-        self.subscribers.append(sub)
-        return sub, self.catch_up(player_id, since, epoch)
+        return self.log.add(player_id, callback), self.catch_up(player_id, since, epoch)
 
     def unsubscribe(self, sub: Subscription) -> None:
-        sub.closed = True
-        if sub in self.subscribers:
-            self.subscribers.remove(sub)
+        self.log.remove(sub)
 
     def catch_up(
         self, player_id: str | None, since: int | None, epoch: int | None = None
     ) -> TableSnapshot | list[TableEvent]:
         """Events after ``since`` for ``player_id``, or a snapshot if they are not all kept."""
-        if since is None or (epoch is not None and epoch != self.epoch) or since > self.version:
-            return self.snapshot(player_id)
-        oldest = self.history[0].version if self.history else self.version + 1
-        if since + 1 < oldest:
-            return self.snapshot(player_id)
-        return [
-            for_audience(e, player_id)
-            for e in self.history
-            if e.version > since and (e.to is None or e.to == player_id)
-        ]
+        events = self.log.since(player_id, since, epoch)
+        return self.snapshot(player_id) if events is None else events
 
     def snapshot(self, player_id: str | None) -> TableSnapshot:
         """The table as ``player_id`` (``None``: a spectator) may see it now."""
@@ -423,18 +377,8 @@ class Table:
             raise TableError("already_seated", f"{cmd.player_id} already has a seat here")
         if cmd.is_bot and not cfg.bots_allowed:
             raise TableError("bots_not_allowed", "this table does not seat bots")
-        if cmd.seat is not None:
-            if type(cmd.seat) is not int or not 0 <= cmd.seat < cfg.seats:
-                raise TableError("bad_seat", f"seats are 0 to {cfg.seats - 1}, not {cmd.seat!r}")
-            if cmd.seat in self.seats:
-                raise TableError("seat_taken", f"seat {cmd.seat} is taken")
-            number = cmd.seat
-        else:
-            free = first_free(self.seats, cfg.seats)
-            if free is None:
-                raise TableError("table_full", "every seat is taken")
-            number = free
-        self._check_buy_in(cmd.buy_in, 0)
+        number = choose_seat(self.seats, cfg.seats, cmd.seat)
+        check_buy_in(self.config, cmd.buy_in, 0)
         if not self.bank.buy_in(cmd.player_id, cmd.buy_in, self._ref("buy-in")):
             raise TableError(
                 "insufficient_funds", f"{cmd.player_id} cannot buy in for {cmd.buy_in}"
@@ -456,21 +400,6 @@ class Table:
         self._publish(PlayerSeated(number, seat.player_id, seat.name, seat.is_bot, seat.stack))
         self._schedule_hand()
         return number
-
-    def _check_buy_in(self, amount: int, current: int) -> None:
-        cfg = self.config
-        if type(amount) is not int or amount <= 0:
-            raise TableError("bad_amount", f"a buy-in is a positive whole number, not {amount!r}")
-        if current + amount < cfg.min_buy_in:
-            raise TableError(
-                "buy_in_too_small", f"the minimum buy-in is {cfg.min_buy_in} (R-SEAT-1)"
-            )
-        if cfg.buy_in_max and current + amount > cfg.buy_in_max:
-            raise TableError(
-                "buy_in_too_large",
-                f"the maximum is {cfg.buy_in_max} at the table; you may add at most"
-                f" {max(cfg.buy_in_max - current, 0)}",
-            )
 
     def _sit_out(self, cmd: SitOut) -> None:
         seat = self.seat_of(cmd.player_id)
@@ -521,7 +450,7 @@ class Table:
             raise TableError("in_hand", "reload between hands")
         if self.config.buy_in_max and seat.stack >= self.config.buy_in_max:
             raise TableError("at_max", "the stack is already at the maximum buy-in")
-        self._check_buy_in(cmd.amount, seat.stack)
+        check_buy_in(self.config, cmd.amount, seat.stack)
         if not self.bank.buy_in(cmd.player_id, cmd.amount, self._ref("reload")):
             raise TableError("insufficient_funds", f"{cmd.player_id} cannot add {cmd.amount}")
         new = replace(seat, stack=seat.stack + cmd.amount, busted=False)
@@ -552,7 +481,7 @@ class Table:
 
     def _arm_window(self, player_id: str, since: float) -> None:
         when = since + self.config.rules.reconnect_seconds
-        self.clock.call_at(when, lambda: self.wake(_WindowExpired(player_id, since)))
+        self.clock.call_at(when, lambda: self.wake(WindowExpired(player_id, since)))
 
     def _reconnect(self, cmd: Reconnect) -> TableSnapshot:
         seat = self._find(cmd.player_id)
@@ -565,7 +494,7 @@ class Table:
             self._publish(Reconnected(seat.seat))
         return self.snapshot(cmd.player_id)
 
-    def _on_window_expired(self, msg: _WindowExpired) -> None:
+    def _on_window_expired(self, msg: WindowExpired) -> None:
         seat = self._find(msg.player_id)
         if seat is None or seat.disconnected_at != msg.since:
             return
@@ -586,8 +515,7 @@ class Table:
         return rules.disconnection
 
     def _protections_used(self, player_id: str) -> int:
-        now = self.clock.now()
-        recent = [t for t in self.protections.get(player_id, []) if t > now - DAY]
+        recent = protections_in_window(self.protections.get(player_id, []), self.clock.now())
         self.protections[player_id] = recent
         return len(recent)
 
@@ -601,7 +529,7 @@ class Table:
         self._start_token = next(self._tokens)
         token = self._start_token
         when = self.clock.now() + self.config.between_hands_seconds
-        self._start_timer = self.clock.call_at(when, lambda: self.wake(_StartHand(token)))
+        self._start_timer = self.clock.call_at(when, lambda: self.wake(StartHand(token)))
 
     def _start_hand(self) -> None:
         if self.hand is not None:
@@ -795,7 +723,7 @@ class Table:
             self._decision_timer.cancel()
         self._decision_token = next(self._tokens)
         token = self._decision_token
-        self._decision_timer = self.clock.call_at(self.deadline, lambda: self.wake(_Timeout(token)))
+        self._decision_timer = self.clock.call_at(self.deadline, lambda: self.wake(Timeout(token)))
 
     def _on_timeout(self) -> None:
         state = self.hand
@@ -808,49 +736,21 @@ class Table:
         self._auto(pos, "timeout", protect_ok=False)
 
     def _auto(self, pos: int, reason: str, *, protect_ok: bool) -> None:
-        """The automatic decision: check if legal else fold (R-TIME-1); stand pat and no
-        raise next round at a draw (R-DRAW-2); the usual choice at showdown; all-in
-        protection for a disconnected player with chips in (R-TIME-2)."""
+        """Decide for ``pos`` (see :mod:`croupier.table.policies`): all-in protection for a
+        disconnected player with chips in (R-TIME-2), else the automatic action."""
         state = self.hand
         assert state is not None and self.plan is not None
         seat = self.seats[self.plan.seats[pos]]
         self._cancel_decision()
-        if state.phase is Phase.DRAWING:
-            penalised = forbid_raise(state, pos) if reason == "timeout" else state
-            action = A.draw(pos, ())
-            self._publish(TimedOut(seat.seat, "stand_pat", reason))
-            self._engine(lambda: apply(penalised, action))
-            return
-        if state.phase is Phase.SPLIT:
-            action = A.decline_split(pos)
-            self._publish(TimedOut(seat.seat, action.kind.value, reason))
-            self._engine(lambda: apply(state, action))
-            return
-        if state.phase is Phase.SHOWDOWN:
-            action = auto_showdown_action(state)
-            self._publish(TimedOut(seat.seat, action.kind.value, reason))
-            self._engine(lambda: apply(state, action))
-            return
-        if (
-            protect_ok
-            and state.contributions[pos] > 0
-            and state.stacks[pos] > 0
-            and not state.protected[pos]
-        ):
-            used = self.protections.setdefault(seat.player_id, [])
-            used.append(self.clock.now())
+        if protect_ok and can_protect(state, pos):
+            self.protections.setdefault(seat.player_id, []).append(self.clock.now())
             self._publish(Protected(seat.seat, self._protections_used(seat.player_id)))
             self._engine(lambda: protect(state, pos))
             return
-        legal = legal_actions(state)
-        if legal is not None and legal.can_check:
-            action = A.check(pos)
-        elif legal is not None and legal.can_bring_in and not legal.can_fold:
-            action = A.bring_in(pos)  # the bring-in may not fold (R-POS-5)
-        else:
-            action = A.fold(pos)
-        self._publish(TimedOut(seat.seat, action.kind.value, reason))
-        self._engine(lambda: apply(state, action))
+        base, action = automatic_action(state, pos, timeout=reason == "timeout")
+        kind = "stand_pat" if action.kind is A.ActionKind.DRAW else action.kind.value
+        self._publish(TimedOut(seat.seat, kind, reason))
+        self._engine(lambda: apply(base, action))
 
     def _use_time_bank(self, cmd: UseTimeBank) -> float:
         seat = self.seat_of(cmd.player_id)
