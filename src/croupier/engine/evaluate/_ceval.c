@@ -517,23 +517,81 @@ make_triples(const int *b, int nb, Part *B)
     return k;
 }
 
+/* best flush of exactly two hole and three board cards: only suits with three board cards
+ * and two hole cards can make one */
 static inline int
-omaha_hi_parts(const Tables *T, const Part *P, int np, const Part *B, int nb)
+omaha_flush_best(const Tables *T, const int *h, int nh, const int *b, int nb)
 {
+    uint32_t bs = 0, hs = 0;
     int best = 0;
+    for (int i = 0; i < nb; i++) bs += 1u << (4 * (b[i] & 3));
+    for (int i = 0; i < nh; i++) hs += 1u << (4 * (h[i] & 3));
+    if (!(((bs + 0x5555u) & 0x8888u))) return 0; /* no suit with three board cards */
+    for (int s = 0; s < 4; s++) {
+        if (((bs >> (4 * s)) & 15u) < 3 || ((hs >> (4 * s)) & 15u) < 2) continue;
+        int hr[6], br[5], n1 = 0, n2 = 0;
+        for (int i = 0; i < nh; i++)
+            if ((h[i] & 3) == s) hr[n1++] = h[i] >> 2;
+        for (int i = 0; i < nb; i++)
+            if ((b[i] & 3) == s) br[n2++] = b[i] >> 2;
+        for (int a = 0; a < n1; a++)
+            for (int c = a + 1; c < n1; c++) {
+                uint32_t pm = (1u << hr[a]) | (1u << hr[c]);
+                for (int i = 0; i < n2; i++)
+                    for (int j = i + 1; j < n2; j++)
+                        for (int l = j + 1; l < n2; l++) {
+                            int v = T->flush[pm | (1u << br[i]) | (1u << br[j]) | (1u << br[l])];
+                            best = v > best ? v : best;
+                        }
+            }
+    }
+    return best;
+}
+
+/* best non-flush value over hole-pair keys x board-triple keys (RK5 sums) */
+static inline int
+omaha_rank_best(const Tables *T, const uint32_t *pk, int np, const uint32_t *tk, int nt)
+{
     const int32_t *off = T->small5.off;
     const uint16_t *val = T->small5.val;
+    int best = 0;
     for (int i = 0; i < np; i++) {
-        uint32_t pk = P[i].key;
-        int ps = P[i].suit;
-        for (int j = 0; j < nb; j++) {
-            uint32_t key = pk + B[j].key;
-            int v = ps == B[j].suit ? T->flush[P[i].m | B[j].m]
-                                    : val[off[key >> SHIFT] + (key & CMASK)];
-            if (v > best) best = v;
+        uint32_t p = pk[i];
+        for (int j = 0; j < nt; j++) {
+            uint32_t key = p + tk[j];
+            int v = val[off[key >> SHIFT] + (key & CMASK)];
+            best = v > best ? v : best;
         }
     }
     return best;
+}
+
+static inline int
+pair_keys(const int *h, int nh, uint32_t *pk)
+{
+    int k = 0;
+    for (int a = 0; a < nh; a++)
+        for (int c = a + 1; c < nh; c++) pk[k++] = RK5[h[a] >> 2] + RK5[h[c] >> 2];
+    return k;
+}
+
+static inline int
+triple_keys(const int *b, int nb, uint32_t *tk)
+{
+    int k = 0;
+    for (int i = 0; i < nb; i++)
+        for (int j = i + 1; j < nb; j++)
+            for (int l = j + 1; l < nb; l++) tk[k++] = RK5[b[i] >> 2] + RK5[b[j] >> 2] + RK5[b[l] >> 2];
+    return k;
+}
+
+static inline int
+omaha_hi(const Tables *T, const int *h, int nh, const int *b, int nb)
+{
+    uint32_t pk[15], tk[10];
+    int np = pair_keys(h, nh, pk), nt = triple_keys(b, nb, tk);
+    int r = omaha_rank_best(T, pk, np, tk, nt), f = omaha_flush_best(T, h, nh, b, nb);
+    return r > f ? r : f;
 }
 
 static inline int
@@ -687,8 +745,9 @@ py_omaha_high(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
     int h[9], b[9], nh, nb;
     Part P[15], B[10];
     if (read_omaha(args, nargs, h, &nh, b, &nb, "omaha_high") < 0) return NULL;
-    int np = make_pairs(h, nh, P), nt = make_triples(b, nb, B);
-    return PyLong_FromLong(omaha_hi_parts(&TSTD, P, np, B, nt));
+    (void)P;
+    (void)B;
+    return PyLong_FromLong(omaha_hi(&TSTD, h, nh, b, nb));
 }
 
 static PyObject *
@@ -887,9 +946,11 @@ py_omaha_batch(PyObject *self, PyObject *args)
             bad = i;
             break;
         }
-        int np = make_pairs(hh, nh, P), nt = make_triples(bbb, nb, B);
-        if (oh) oh[i] = omaha_hi_parts(&TSTD, P, np, B, nt);
-        if (ol) ol[i] = omaha_lo_parts(P, np, B, nt);
+        if (oh) oh[i] = omaha_hi(&TSTD, hh, nh, bbb, nb);
+        if (ol) {
+            int np = make_pairs(hh, nh, P), nt = make_triples(bbb, nb, B);
+            ol[i] = omaha_lo_parts(P, np, B, nt);
+        }
     }
     Py_END_ALLOW_THREADS;
     if (want_hi) PyBuffer_Release(&ohi);
@@ -916,6 +977,7 @@ typedef struct {
     uint32_t hkey[MAXP], hsk[MAXP];
     uint64_t hbits[MAXP];
     Part P[MAXP][15];
+    uint32_t pk[MAXP][15];
     int npairs;
     int board[5], nknown, k; /* known board cards, cards to deal */
     int deck[52], ndeck;
@@ -946,9 +1008,13 @@ settle(Ctx *c, const int *board5)
         }
     } else {
         Part B[10];
-        int nt = make_triples(board5, 5, B);
+        int nt = c->game == G_OMAHA8 ? make_triples(board5, 5, B) : 0;
+        uint32_t tk[10];
+        triple_keys(board5, 5, tk);
         for (int p = 0; p < np; p++) {
-            hi[p] = omaha_hi_parts(c->T, c->P[p], c->npairs, B, nt);
+            int rb = omaha_rank_best(c->T, c->pk[p], c->npairs, tk, 10);
+            int fb = omaha_flush_best(c->T, c->holes[p], c->nh, board5, 5);
+            hi[p] = rb > fb ? rb : fb;
             if (hi[p] > besth) besth = hi[p];
             if (c->game == G_OMAHA8) {
                 lo[p] = omaha_lo_parts(c->P[p], c->npairs, B, nt);
@@ -1082,7 +1148,10 @@ ctx_init(Ctx *c, int game, const char *holes, Py_ssize_t nholes, int nh, const c
             c->hsk[p] += C_SUIT[v];
             c->hbits[p] |= C_BIT[v];
         }
-        if (game == G_OMAHA || game == G_OMAHA8) c->npairs = make_pairs(c->holes[p], nh, c->P[p]);
+        if (game == G_OMAHA || game == G_OMAHA8) {
+            c->npairs = make_pairs(c->holes[p], nh, c->P[p]);
+            pair_keys(c->holes[p], nh, c->pk[p]);
+        }
     }
     if ((game == G_HOLDEM || game == G_SHORT) && nh != 2) {
         PyErr_SetString(PyExc_ValueError, "hold'em hands have two cards");
