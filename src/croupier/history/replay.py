@@ -24,9 +24,9 @@ result with what the file records (see ``docs/phh.md``).
 (None, (200, 0, 100))
 >>> verify(hh).status.value
 'exact'
->>> verify(load_phh('variant = "F7S"\\nantes = [1, 1]\\nstarting_stacks = [9, 9]'
+>>> verify(load_phh('variant = "FK"\\nantes = [1, 1]\\nstarting_stacks = [9, 9]'
 ...                 '\\nactions = []')).message
-'unsupported variant F7S'
+'unsupported variant FK'
 """
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Final
 
-from croupier.engine.actions import Action, call, check, fold, muck, raise_to, show
+from croupier.engine.actions import Action, bring_in, call, check, fold, muck, raise_to, show
 from croupier.engine.cards import Card
 from croupier.engine.errors import ConfigurationError, EngineError
 from croupier.engine.events import ChipsReturned, Event
@@ -52,6 +52,8 @@ from croupier.engine.state import (
 )
 from croupier.engine.variants import ForcedBets, find_variant
 from croupier.history.phh import HandHistory, Verb, format_action, format_amounts
+from croupier.history.stud_draw import PlanError, discard_action, is_stud_or_draw, known_cards
+from croupier.history.stud_draw import deal_plan as stud_draw_plan
 
 __all__ = [
     "PHH_GAMES",
@@ -71,6 +73,14 @@ PHH_GAMES: Final[dict[str, tuple[str, Structure]]] = {
     "FT": ("holdem", Structure.FIXED_LIMIT),
     "PO": ("omaha", Structure.POT_LIMIT),
     "FO/8": ("omaha8", Structure.FIXED_LIMIT),
+    # stud, draw and short deck (croupier.engine.variants_stud_draw, history.stud_draw)
+    "F7S": ("stud", Structure.FIXED_LIMIT),
+    "F7S/8": ("stud8", Structure.FIXED_LIMIT),
+    "FR": ("razz", Structure.FIXED_LIMIT),
+    "F2L3D": ("td27", Structure.FIXED_LIMIT),
+    "N2L1D": ("sd27", Structure.NO_LIMIT),
+    "FB": ("badugi", Structure.FIXED_LIMIT),
+    "NS": ("shortdeck", Structure.NO_LIMIT),
 }
 """PHH variant codes croupier replays: code -> (engine variant key, betting structure).
 Adding a code the engine supports is one line here."""
@@ -191,6 +201,11 @@ def _deal_plan(hh: HandHistory, game: Game) -> tuple[list[Card], dict[int, str]]
     """The deck to deal (engine order) and each player's showdown choice in the file."""
     n = hh.player_count
     variant = game.variant
+    if is_stud_or_draw(variant):
+        try:
+            return stud_draw_plan(hh, variant)
+        except PlanError as exc:
+            raise _Mismatch(str(exc)) from None
     holes: list[list[Card | None]] = [[] for _ in range(n)]
     board: list[Card | None] = []
     choice: dict[int, str] = {}
@@ -300,6 +315,7 @@ def replay(hh: HandHistory) -> Replay:
 
     applied = 0
     board_seen = 0
+    known = known_cards(hh)
     try:
         for i, a in enumerate(hh.actions):
             text = format_action(a, hh.scale)
@@ -323,6 +339,13 @@ def replay(hh: HandHistory) -> Replay:
                     raise _Mismatch(
                         f"action {i + 1} {text!r}: the engine waits for p{state.actor + 1} to bet"
                     )
+            elif a.verb is Verb.DISCARD:
+                assert a.player is not None
+                try:
+                    action = discard_action(state, a.player, a.cards, known[a.player])
+                except PlanError as exc:
+                    raise _Mismatch(f"action {i + 1} {text!r}: {exc}") from None
+                state = step(state, action, f"action {i + 1} {text}")
             else:
                 if state.phase is not Phase.BETTING:
                     raise _Mismatch(
@@ -332,6 +355,8 @@ def replay(hh: HandHistory) -> Replay:
                 assert p is not None
                 if a.verb is Verb.FOLD:
                     action = fold(p)
+                elif a.verb is Verb.BRING_IN:
+                    action = bring_in(p)
                 elif a.verb is Verb.CHECK_CALL:
                     legal = legal_actions(state)
                     action = check(p) if legal is not None and legal.can_check else call(p)
