@@ -271,7 +271,15 @@ def test_file_ending_early_with_results_is_a_mismatch() -> None:
     assert v.status is Status.MISMATCH and "ends before the hand does" in v.message
 
 
-@pytest.mark.parametrize("code", ["F7S", "F7S/8", "FR", "F2L3D", "N2L1D", "FB", "NS", "XYZ"])
+# Codes the engine does not replay yet (others are being added: the list shrinks).
+_OTHER_CODES = [
+    c
+    for c in ("F7S", "F7S/8", "FR", "F2L3D", "N2L1D", "FB", "NS", "XYZ", "F5CD")
+    if c not in PHH_GAMES
+]
+
+
+@pytest.mark.parametrize("code", _OTHER_CODES)
 def test_other_variants_are_unsupported_by_name(code: str) -> None:
     """Variant codes the engine does not replay yet are unsupported, named, never a crash."""
     text = (
@@ -284,7 +292,7 @@ def test_other_variants_are_unsupported_by_name(code: str) -> None:
 
 def test_mapping_table() -> None:
     """The supported codes map to engine games; fixed limit uses the file's bet sizes."""
-    assert set(PHH_GAMES) == {"NT", "FT", "PO", "FO/8"}
+    assert {"NT", "FT", "PO", "FO/8"} <= set(PHH_GAMES)
     g = engine_game(load_phh(hand([], variant="FO/8")))
     assert (g.variant.key, g.structure.value, g.small_bet, g.big_bet) == (
         "omaha8",

@@ -11,7 +11,8 @@ from croupier.history.phh import (
     load_phhs,
     read_path,
 )
-from croupier.history.replay import PHH_GAMES, Replay, Status, Verdict, replay, verify
+# ``replay`` (the function) is not re-exported: it would shadow the module of that name.
+from croupier.history.replay import PHH_GAMES, Replay, Status, Verdict, verify
 
 __all__ = [
     "PHH_GAMES",
@@ -26,7 +27,6 @@ __all__ = [
     "load_phh",
     "load_phhs",
     "read_path",
-    "replay",
     "to_phh",
     "verify",
 ]
