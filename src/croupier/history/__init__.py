@@ -11,6 +11,7 @@ from croupier.history.phh import (
     load_phhs,
     read_path,
 )
+
 # ``replay`` (the function) is not re-exported: it would shadow the module of that name.
 from croupier.history.replay import PHH_GAMES, Replay, Status, Verdict, verify
 
