@@ -194,3 +194,22 @@ def test_stud_hi_lo_odd_chip_goes_to_the_high_hand() -> None:
         s, events = showdown(s)
         awards = {(e.share, e.winners, e.amount) for e in events if isinstance(e, PotAwarded)}
         assert awards == expected
+
+
+def test_stud_and_draw_in_no_limit_and_pot_limit() -> None:
+    """R-BET-1, R-BET-2, R-POS-5: stud in No-Limit completes to at least the small bet and
+    up to the stack; draw games in Pot-Limit cap the raise at the pot."""
+    game = Game.of("stud/nl", ante=1, bring_in=2, bets=(5, 10))
+    s, _ = start_hand(game, (100, 100, 100), stud_deck(["AsKs4h", "AhKh9c", "AdKdKc"]))
+    la = legal_actions(s)
+    assert la is not None and la.can_bring_in and (la.min_raise, la.max_raise) == (5, 99)
+    s, _ = play(s, bring_in(0))
+    la = legal_actions(s)
+    assert la is not None and (la.min_raise, la.max_raise) == (5, 99)
+    s, _ = play(s, raise_to(1, 12))
+    la = legal_actions(s)
+    assert la is not None and la.min_raise == 22  # the last increment was 10 (over the 2)
+    draw = Game.of("draw5/pl", blinds=(1, 2))
+    d, _ = start_hand(draw, (100, 100, 100), DECK_52)
+    la = legal_actions(d)
+    assert la is not None and (la.min_raise, la.max_raise) == (4, 7)
