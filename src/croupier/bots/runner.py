@@ -18,7 +18,7 @@ from croupier.table.actor import EventStream, TableActor
 from croupier.table.clock import Clock
 from croupier.table.commands import Act, Command, Draw, Reconnect, Reload, ShowCards, SitDown
 from croupier.table.events import ReloadOffered, TableEvent, Turn
-from croupier.table.results import CommandResult
+from croupier.table.results import CommandResult, TableError
 
 __all__ = ["BotRunner", "to_command"]
 
@@ -113,6 +113,9 @@ class BotRunner:
     async def _send(self, cmd: Command) -> None:
         if not self.actor.alive:
             return
-        result = await self.actor.submit(cmd)
+        try:
+            result = await self.actor.submit(cmd)
+        except TableError:  # the table stopped meanwhile (table_down): nothing to do
+            return
         if not result.accepted:
             self.refused.append(result)
