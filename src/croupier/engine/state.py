@@ -71,6 +71,7 @@ __all__ = [
     "forbid_raise",
     "legal_actions",
     "protect",
+    "show_uncontested",
     "start_hand",
 ]
 
@@ -1015,6 +1016,20 @@ def _run_showdown(s: HandState, events: list[Event]) -> None:
         return
     s.actor = -1
     settle(s, events)
+
+
+def show_uncontested(s: HandState, player: int) -> tuple[HandState, list[Event]]:
+    """After a hand won uncontested, the winner may choose to show (R-POT-4)."""
+    if s.phase is not Phase.COMPLETE:
+        raise IllegalActionError("hand_not_over", "cards are shown this way only after the hand")
+    live = [p for p in range(s.n) if not s._folded[p]]
+    if live != [player]:
+        raise IllegalActionError("not_uncontested_winner", "only an uncontested winner may show")
+    if s._shown[player]:
+        raise IllegalActionError("already_shown", "these cards are already shown")
+    new = s._clone()
+    new._shown[player] = True
+    return new, [CardsShown(player, tuple(new._hole[player]), ())]
 
 
 def auto_showdown_action(s: HandState) -> Action:
