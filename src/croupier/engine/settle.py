@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 
 from croupier.engine.evaluate import EVALUATORS, describe
 from croupier.engine.events import (
+    ChipsReturned,
     Event,
     HandEnded,
     LevyTaken,
@@ -133,6 +134,24 @@ def can_still_win(s: HandState, p: int) -> bool:
     return False
 
 
+def _refund_unmatched(
+    s: HandState, pots: list[Pot], agreed: int, events: list[Event]
+) -> list[Pot]:
+    """Return a layer that only its owner put chips in (an ante or a blind nobody could
+    match): a refund, not a win; never raked or levied (R-POT-2, R-RAKE-2, R-RAKE-3)."""
+    kept: list[Pot] = []
+    for i, pot in enumerate(pots):
+        givers = [p for p, c in enumerate(pot.contributions) if c]
+        if i >= agreed and len(givers) == 1 and pot.eligible == (givers[0],):
+            p = givers[0]
+            s._contrib[p] -= pot.amount
+            s._stacks[p] += pot.amount
+            events.append(ChipsReturned(p, pot.amount))
+            continue
+        kept.append(pot)
+    return kept
+
+
 def settle(s: HandState, events: list[Event]) -> None:
     """Take rake or levy, award every pot, and end the hand."""
     from croupier.engine.state import Phase
@@ -143,6 +162,7 @@ def settle(s: HandState, events: list[Event]) -> None:
     pots, agreed = layer_pots(s, out)  # R-DRAW-5: pots divided by agreement come first
     if not agreed and any(s._dead):
         pots = build_pots(s._contrib, out, s._dead)  # dead money joins the main pot
+    pots = _refund_unmatched(s, pots, agreed, events)
     amounts = [pot.amount for pot in pots]
     rakes = [0] * len(pots)
     points = [0] * n
