@@ -379,3 +379,23 @@ def test_dead_money_in_build_pots() -> None:
         (16, (0, 1, 2), (5, 5, 6)),
         (10, (1, 2), (0, 5, 5)),
     ]
+
+
+def test_unmatched_ante_is_returned_not_won_and_not_raked() -> None:
+    """R-POT-2, R-RAKE-2: a player all-in from the ante; the other's ante above it is matched
+    by nobody: it comes back as a return (ChipsReturned), in no pot, never raked."""
+    from croupier.engine.rules import RakePolicy, profile
+
+    g = Game.of(
+        "nlhe", blinds=(50, 100), ante=100, rules=profile("room", rake=RakePolicy(kind="room"))
+    )
+    s, _ = start(g, (50, 5000), [AA, KK], BOARD)
+    assert s.actor == 1 and s.stacks[0] == 0
+    s, ev = play(s, call(1))
+    assert s.is_over
+    returns = [(e.player, e.amount) for e in events_of(ev, ChipsReturned)]
+    assert returns == [(1, 100), (1, 50)]  # the uncalled call, then the unmatched ante
+    res = ended(ev)
+    assert [(p.amount, p.contributions) for p in res.pots] == [(100, (50, 50))]
+    assert res.rake == 5  # on the 100 matched: 1 per 20 (not 7 on 150)
+    assert res.stacks == (95, 4950)

@@ -47,6 +47,7 @@ SETTINGS = settings(
     max_examples=120,
     deadline=None,
     database=None,
+    derandomize=True,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
 
