@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from typing import Final
+from typing import ClassVar, Final
 
 from croupier.engine.errors import InvalidCardError
 
@@ -58,7 +58,7 @@ class Card(int):
     """
 
     __slots__ = ()
-    _cache: list[Card] = []
+    _cache: ClassVar[list[Card]] = []
 
     def __new__(cls, value: int) -> Card:
         if cls._cache and type(value) is int and 0 <= value < 52:
