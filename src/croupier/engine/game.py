@@ -85,8 +85,10 @@ class Game:
             raise ConfigurationError("a blind game needs a big blind or an ante")
         if self.structure.is_limit and self.small_bet <= 0:
             raise ConfigurationError("a limit game needs a small bet (or a big blind)")
-        if self.structure is Structure.SPREAD_LIMIT and s.spread and (
-            len(s.spread) != len(self.variant.streets)
+        if (
+            self.structure is Structure.SPREAD_LIMIT
+            and s.spread
+            and (len(s.spread) != len(self.variant.streets))
         ):
             raise ConfigurationError(
                 f"spread limits need one maximum per street ({len(self.variant.streets)})"

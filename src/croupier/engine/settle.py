@@ -119,9 +119,7 @@ def can_still_win(s: HandState, p: int) -> bool:
     the shown players who put in at least as much as ``p``.
     """
     contrib = [c - d for c, d in zip(s._contrib, s._dead, strict=True)]
-    rivals = [
-        q for q in range(s.n) if q != p and s._shown[q] and contrib[q] >= contrib[p]
-    ]
+    rivals = [q for q in range(s.n) if q != p and s._shown[q] and contrib[q] >= contrib[p]]
     if not rivals:
         return True
     mine = _values(s, p)
@@ -134,9 +132,7 @@ def can_still_win(s: HandState, p: int) -> bool:
     return False
 
 
-def _refund_unmatched(
-    s: HandState, pots: list[Pot], agreed: int, events: list[Event]
-) -> list[Pot]:
+def _refund_unmatched(s: HandState, pots: list[Pot], agreed: int, events: list[Event]) -> list[Pot]:
     """Return a layer that only its owner put chips in (an ante or a blind nobody could
     match): a refund, not a win; never raked or levied (R-POT-2, R-RAKE-2, R-RAKE-3)."""
     kept: list[Pot] = []

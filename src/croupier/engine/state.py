@@ -814,7 +814,9 @@ def _bet_action(s: HandState, p: int, action: Action, events: list[Event]) -> No
     elif kind is ActionKind.RAISE:
         amount = action.amount
         if type(amount) is not int:
-            raise IllegalActionError("bad_amount", f"a raise needs a whole number of chips, not {amount!r}")
+            raise IllegalActionError(
+                "bad_amount", f"a raise needs a whole number of chips, not {amount!r}"
+            )
         lo, hi = _raise_bounds(s, p)
         if hi == 0:
             raise IllegalActionError("raise_not_allowed", "raising is not allowed now")
