@@ -134,7 +134,8 @@ def equity(
                 else f"{spec.hole_min} to {spec.hole_max}"
             )
             raise InvalidCardError(
-                "wrong_card_count", f"a {game} hand has {want} cards, not {len(h)}"
+                "wrong_card_count",
+                f"{'an' if game[0] == 'o' else 'a'} {game} hand has {want} cards, not {len(h)}",
             )
     if len({len(h) for h in hs}) != 1:
         raise InvalidCardError("wrong_card_count", "all hands must have the same number of cards")
