@@ -98,6 +98,9 @@ async def _start(app: Starlette, settings: Settings) -> Services:
     app.state.services = services
     known = _known_tables(store)
     specs = {s.table_id: s for s in DEFAULT_TABLES} if settings.default_tables else {}
+    for i in range(1, settings.bot_tables + 1):
+        spec = TableSpec(f"bots-{i}", f"Bots {i}", "nlhe", "room", (1, 2), 6, bots=4)
+        specs[spec.table_id] = spec
     for table_id in sorted(known):
         if table_id not in specs:
             log.info("table %s has a journal but no spec here; left closed", table_id)

@@ -67,6 +67,8 @@ class Settings:
     quick_match_wait_seconds: float = 10.0
     shutdown_grace_seconds: float = 5.0
     welcome_diamonds: int = 1000
+    bot_tables: int = 0
+    """Extra bot-only NLHE tables (``bots-1`` …), for load and crash tests."""
     extra: Mapping[str, str] = field(default_factory=dict)
 
     def __post_init__(self) -> None:

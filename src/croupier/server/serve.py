@@ -1,0 +1,23 @@
+"""Run the server with uvicorn (used by ``croupier serve`` and ``python -m croupier.server``)."""
+
+from __future__ import annotations
+
+import uvicorn
+
+from croupier.server.app import create_app
+from croupier.server.settings import Settings
+
+__all__ = ["serve"]
+
+
+def serve(settings: Settings) -> None:
+    """Serve until SIGINT/SIGTERM; shutdown closes sockets (1001) and stops the tables."""
+    uvicorn.run(
+        create_app(settings),
+        host=settings.host,
+        port=settings.port,
+        ws_max_size=settings.max_frame_bytes,
+        log_level="info",
+        lifespan="on",
+        timeout_graceful_shutdown=int(settings.shutdown_grace_seconds),
+    )

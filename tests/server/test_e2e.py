@@ -1,0 +1,120 @@
+"""End to end against a real uvicorn on 127.0.0.1 with real WebSocket clients."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import httpx
+
+from croupier.store import open_store
+from tests.server.live import ORIGIN, Client, fast_settings, register_and_login, running
+
+TABLE = "nlhe-1-2"
+
+
+def _http(base: str, token: str) -> httpx.Client:
+    return httpx.Client(
+        base_url=base, headers={"Origin": ORIGIN, "Authorization": f"Bearer {token}"}
+    )
+
+
+def _answer(ev: dict[str, Any]) -> dict[str, Any]:
+    legal = ev["view"]["legal"]
+    if ev["phase"] == "showdown":
+        return {"type": "show", "table_id": TABLE, "show": True}
+    if legal["can_check"]:
+        return {"type": "act", "table_id": TABLE, "action": "check"}
+    if legal["can_call"]:
+        return {"type": "act", "table_id": TABLE, "action": "call"}
+    return {"type": "act", "table_id": TABLE, "action": "fold"}
+
+
+async def _play(client: Client, me: str, hands: int, timeout: float = 60.0) -> int:
+    """Answer every turn (check, else call, else fold) until ``hands`` hands settled with
+    this player dealt in, then leave and keep answering until the seat is left; returns
+    the chips cashed out."""
+    played = 0
+    dealt = False
+    leaving = False
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while True:
+        frame = await client.recv(max(0.1, deadline - loop.time()))
+        if frame["type"] == "ack":
+            assert frame["accepted"] or frame["code"] in ("not_your_turn",), frame
+            continue
+        if frame["type"] != "event":
+            continue
+        ev = frame["event"]
+        if ev["type"] == "hand_began":
+            dealt = me in ev["players"]
+        elif ev["type"] == "hand_settled" and dealt:
+            played += 1
+        elif ev["type"] == "turn" and ev.get("view") and ev.get("player_id") == me:
+            await client.send({**_answer(ev), "id": client.next_id()})
+        elif ev["type"] == "player_left" and ev["player_id"] == me:
+            assert played >= hands
+            return int(ev["cashed_out"])
+        if played >= hands and not leaving:
+            leaving = True
+            await client.send({"type": "leave", "table_id": TABLE, "id": client.next_id()})
+
+
+def test_two_accounts_buy_in_play_with_bots_cash_out_and_reconcile(database_url: str) -> None:
+    """R-ACC-1, R-SEAT-1, R-LOBBY-1, R-CRASH-1 (money path): two accounts register, buy
+    chips with diamonds, buy in at a bot table, play hands to showdown, cash out; balances,
+    the escrow and the ledger audit reconcile; every hand is archived and downloadable."""
+
+    async def scenario(base: str, ws: str) -> None:
+        tokens = {n: register_and_login(base, n) for n in ("alice", "bob")}
+        ids = {}
+        for name, tok in tokens.items():
+            with _http(base, tok) as h:
+                r = h.post("/api/exchange", json={"diamonds": 300, "key": f"ex-{name}-0001"})
+                assert r.status_code == 200, r.text
+                again = h.post("/api/exchange", json={"diamonds": 300, "key": f"ex-{name}-0001"})
+                assert again.json()["chips"] == 300  # idempotent by key
+                ids[name] = str(r.json()["id"])
+        clients = {n: await Client.open(ws, t) for n, t in tokens.items()}
+        for c in clients.values():
+            await c.send({"type": "subscribe", "table_id": TABLE})
+            await c.expect("subscribed")
+        for name, c in clients.items():
+            ack = await c.command(
+                {"type": "sit", "table_id": TABLE, "buy_in": 120, "post_big_blind": True}
+            )
+            assert ack["accepted"], ack
+        results = await asyncio.gather(*(_play(c, ids[n], hands=3) for n, c in clients.items()))
+        cashed = dict(zip(clients, results, strict=True))
+        for c in clients.values():
+            await c.close()
+        for name, tok in tokens.items():
+            with _http(base, tok) as h:
+                me = h.get("/api/me").json()
+                assert me["chips"] == 300 - 120 + cashed[name]
+                assert me["diamonds"] == 1000 - 300
+                assert me["hands_played"] >= 3
+                listed = h.get("/api/hands").json()
+                assert len(listed) >= 3
+                hand = listed[-1]
+                txt = h.get(f"/api/hands/{hand['table_id']}/{hand['hand_id']}.txt")
+                phh = h.get(f"/api/hands/{hand['table_id']}/{hand['hand_id']}.phh")
+                assert txt.status_code == 200 and txt.text.startswith("PokerStars Hand #")
+                assert phh.status_code == 200 and "variant" in phh.text
+                # R-FAIR-1: the download hides the other players' unshown hole cards.
+                dealt = [ln for ln in txt.text.splitlines() if ln.startswith("Dealt to")]
+                assert [ln.split(" [")[0] for ln in dealt] == [f"Dealt to {name}"]
+
+    settings = fast_settings(database_url)
+    with running(settings) as srv:
+        asyncio.run(scenario(srv.url, srv.ws_url))
+        metrics = httpx.get(srv.url + "/metrics").text
+        assert "croupier_hands_settled_total" in metrics
+    with open_store(database_url) as store:
+        report = store.audit()
+        assert report.ok, report
+        users = {u: store.users.user_by_name_key(u) for u in ("alice", "bob")}
+        for record in users.values():
+            assert record is not None
+            assert store.ledger.escrow(TABLE).get(record.id, 0) == 0
