@@ -1,0 +1,61 @@
+// HTTP API (accounts, exchange, lobby, hand history). The session is the server's
+// httponly cookie, so the page never holds the token.
+
+export class ApiError extends Error {
+  constructor(status, code, message) {
+    super(message || code);
+    this.status = status;
+    this.code = code;
+  }
+}
+
+async function call(method, path, body) {
+  const init = { method, credentials: "same-origin", headers: {} };
+  if (body !== undefined) {
+    init.headers["content-type"] = "application/json";
+    init.body = JSON.stringify(body);
+  }
+  let r;
+  try {
+    r = await fetch(path, init);
+  } catch {
+    throw new ApiError(0, "network", "");
+  }
+  const text = await r.text();
+  let data = null;
+  try {
+    data = text ? JSON.parse(text) : null;
+  } catch {
+    data = text;
+  }
+  if (!r.ok) {
+    const err = (data && data.error) || {};
+    throw new ApiError(r.status, err.code || `http_${r.status}`, err.message || "");
+  }
+  return data;
+}
+
+export const api = {
+  register: (name, password) => call("POST", "/api/register", { name, password }),
+  login: (name, password) => call("POST", "/api/login", { name, password }),
+  logout: () => call("POST", "/api/logout"),
+  me: () => call("GET", "/api/me"),
+  exchange: (diamonds, key) => call("POST", "/api/exchange", { diamonds, key }),
+  tables: () => call("GET", "/api/tables"),
+  hands: (limit = 50) => call("GET", `/api/hands?limit=${limit}`),
+  handText: async (tableId, handId, fmt) => {
+    const r = await fetch(`/api/hands/${encodeURIComponent(tableId)}/${encodeURIComponent(handId)}.${fmt}`, {
+      credentials: "same-origin",
+    });
+    if (!r.ok) {
+      let code = `http_${r.status}`;
+      try {
+        code = (await r.json()).error.code;
+      } catch {
+        /* keep the status code */
+      }
+      throw new ApiError(r.status, code, "");
+    }
+    return r.text();
+  },
+};

@@ -1,0 +1,264 @@
+// The client's entry point: languages, the connection and its banner, the account, and a
+// hash router over the four views (lobby, table, history, account).
+import { api } from "./api.js";
+import { $, $$, fmt, setRaw, setT } from "./dom.js";
+import { currentLang, initialLang, loadLanguages, onLangChange, setLang, t, translateAll } from "./i18n.js";
+import { Connection, socketUrl } from "./net.js";
+import { History } from "./history.js";
+import { Lobby } from "./lobby.js";
+import { Sound } from "./sound.js";
+import { TableView } from "./tableview.js";
+
+const ctx = {
+  net: null,
+  account: null,
+  welcome: null,
+  sound: new Sound(),
+  summaries: new Map(),
+  privateSpecs: new Map(),
+  toast,
+  errorText,
+  go,
+  refreshAccount,
+};
+
+let toastTimer = null;
+function toast(key, params = {}, kind = "error") {
+  const box = $("#toast");
+  setT(box, key, params);
+  box.className = `toast ${kind}`;
+  box.hidden = false;
+  clearTimeout(toastTimer);
+  toastTimer = setTimeout(() => {
+    box.hidden = true;
+  }, 5000);
+}
+
+/** The translation key of an error code (a generic message for unknown codes). */
+function errorText(code) {
+  const key = `error.${code}`;
+  return t(key) === key ? "error.generic" : key;
+}
+
+function go(hash) {
+  if (location.hash !== hash) location.hash = hash;
+  else route();
+}
+
+function banner(status, detail) {
+  const b = $("#banner");
+  if (status === "open") {
+    if (!b.hidden && b.dataset.state !== "ok") {
+      b.dataset.state = "ok";
+      setT(b, "net.restored");
+      setTimeout(() => {
+        if (b.dataset.state === "ok") b.hidden = true;
+      }, 1500);
+    }
+    return;
+  }
+  b.hidden = false;
+  b.dataset.state = status;
+  if (status === "lost") setT(b, "net.lost", { seconds: Math.max(1, Math.round(detail.delay / 1000)) });
+  else if (status === "connecting") setT(b, detail.attempt ? "net.reconnecting" : "net.connecting");
+  else if (status === "closed") setT(b, `net.closed.${[4001, 4002, 4003].includes(detail.code) ? detail.code : "other"}`);
+}
+
+// The session cookie is httponly: a flag remembers whether we logged in, so a guest's page
+// never asks /api/me (and never logs a 401).
+const SESSION_FLAG = "croupier.session";
+
+async function refreshAccount() {
+  if (!localStorage.getItem(SESSION_FLAG)) {
+    ctx.account = null;
+  } else {
+    try {
+      ctx.account = await api.me();
+    } catch (e) {
+      ctx.account = null;
+      if (e.status === 401) localStorage.removeItem(SESSION_FLAG);
+    }
+  }
+  renderAccount();
+  return ctx.account;
+}
+
+function renderAccount() {
+  const a = ctx.account;
+  const who = $("#who");
+  if (a) setRaw(who, a.name);
+  else setT(who, "account.guest");
+  $("#auth").hidden = !!a;
+  $("#profile").hidden = !a;
+  if (a) {
+    setRaw($("#profile-name"), a.name);
+    setRaw($("#acc-chips"), fmt(a.chips));
+    setRaw($("#acc-diamonds"), fmt(a.diamonds));
+    setRaw($("#acc-level"), a.level);
+    setRaw($("#acc-xp"), fmt(a.experience));
+    setRaw($("#acc-points"), fmt(a.points));
+    setRaw($("#acc-hands"), fmt(a.hands_played));
+    $("#exchange-amount").max = String(a.diamonds);
+  }
+}
+
+function restart() {
+  // A new session (login/logout) needs a new socket: the server reads the cookie at hello.
+  if (ctx.net) ctx.net.stop();
+  startNet();
+}
+
+function startNet() {
+  const net = new Connection(socketUrl());
+  ctx.net = net;
+  net.addEventListener("status", (ev) => {
+    banner(ev.detail.status, ev.detail);
+    if (ev.detail.status === "open") {
+      ctx.welcome = net.welcome;
+      lobby.onOpen();
+      table.onOpen();
+    }
+  });
+  net.addEventListener("message", (ev) => {
+    const m = ev.detail;
+    if (m.type === "lobby") lobby.onLobby(m);
+    else if (m.type === "matched") lobby.onMatched(m);
+    else if (m.table_id && ["snapshot", "event", "subscribed", "chat"].includes(m.type)) table.onMessage(m);
+    else if (m.type === "error" && !m.id) {
+      if (!table.onError(m)) toast(errorText(m.code));
+    }
+  });
+  net.start();
+}
+
+function bindAccount() {
+  $("#login-form").addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    try {
+      await api.login($("#login-name").value.trim(), $("#login-password").value);
+      localStorage.setItem(SESSION_FLAG, "1");
+    } catch (e) {
+      toast(errorText(e.code));
+      return;
+    }
+    $("#login-password").value = "";
+    await refreshAccount();
+    restart();
+    toast("account.welcome", { name: ctx.account ? ctx.account.name : "" }, "ok");
+    go("#/lobby");
+  });
+  $("#signup-form").addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    const name = $("#signup-name").value.trim();
+    const password = $("#signup-password").value;
+    try {
+      await api.register(name, password);
+      await api.login(name, password);
+      localStorage.setItem(SESSION_FLAG, "1");
+    } catch (e) {
+      toast(errorText(e.code));
+      return;
+    }
+    $("#signup-password").value = "";
+    await refreshAccount();
+    restart();
+    toast("account.created", { name }, "ok");
+  });
+  $("#logout").addEventListener("click", async () => {
+    try {
+      await api.logout();
+    } catch (e) {
+      toast(errorText(e.code));
+    }
+    localStorage.removeItem(SESSION_FLAG);
+    ctx.account = null;
+    renderAccount();
+    table.close();
+    restart();
+    go("#/account");
+  });
+  $("#exchange-form").addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    const n = Number($("#exchange-amount").value);
+    if (!Number.isInteger(n) || n < 1) {
+      toast("error.bad_amount");
+      return;
+    }
+    const btn = $("#exchange-form button");
+    btn.disabled = true;
+    try {
+      ctx.account = await api.exchange(n, `x${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`);
+      renderAccount();
+      $("#exchange-amount").value = "";
+      toast("account.exchanged", { n: fmt(n) }, "ok");
+    } catch (e) {
+      toast(errorText(e.code));
+    } finally {
+      btn.disabled = false;
+    }
+  });
+}
+
+let lobby;
+let table;
+let history;
+
+function show(view) {
+  for (const v of $$(".view")) v.hidden = v.id !== `view-${view}`;
+  for (const a of $$("nav a")) {
+    if (a.dataset.view === view) a.setAttribute("aria-current", "page");
+    else a.removeAttribute("aria-current");
+  }
+}
+
+function route() {
+  const hash = location.hash || "#/lobby";
+  const [, view, arg] = hash.split("/");
+  if (view === "table" && arg) {
+    show("table");
+    table.open(decodeURIComponent(arg));
+  } else if (view === "join" && arg) {
+    show("lobby");
+    lobby.joinCode(decodeURIComponent(arg));
+  } else if (view === "history") {
+    show("history");
+    history.load();
+  } else if (view === "account") {
+    show("account");
+    refreshAccount();
+  } else {
+    show("lobby");
+  }
+}
+
+async function main() {
+  await loadLanguages();
+  setLang(initialLang());
+  $("#lang").value = currentLang();
+  $("#lang").addEventListener("change", (ev) => setLang(ev.target.value));
+  $("#sound").checked = false;
+  $("#sound").addEventListener("change", (ev) => ctx.sound.enable(ev.target.checked));
+  lobby = new Lobby(ctx);
+  table = new TableView(ctx);
+  history = new History(ctx);
+  ctx.table = table;
+  onLangChange(() => {
+    lobby.render();
+    table.render();
+    history.render();
+    renderAccount();
+  });
+  bindAccount();
+  await refreshAccount();
+  startNet();
+  window.addEventListener("hashchange", route);
+  route();
+  translateAll();
+  document.body.dataset.ready = "1";
+}
+
+// For tests and debugging: the connection and the current table state.
+window.__croupier = ctx;
+main().catch((e) => {
+  console.error(e);
+});

@@ -1,0 +1,112 @@
+// The player's hands: a list, a step-by-step replayer (from the PHH record) and downloads
+// as PHH and PokerStars text.
+import { api } from "./api.js";
+import { cardRow } from "./cards.js";
+import { $, clear, el, fmt, setT } from "./dom.js";
+import { currentLang } from "./i18n.js";
+import { parsePhh, replay } from "./phh.js";
+
+export class History {
+  constructor(ctx) {
+    this.ctx = ctx;
+    this.rows = [];
+    this.states = null;
+    this.step = 0;
+    this.current = null;
+    $("#r-first").addEventListener("click", () => this.go(0));
+    $("#r-prev").addEventListener("click", () => this.go(this.step - 1));
+    $("#r-next").addEventListener("click", () => this.go(this.step + 1));
+    $("#r-last").addEventListener("click", () => this.go(Infinity));
+    $("#r-close").addEventListener("click", () => {
+      this.states = null;
+      $("#replayer").hidden = true;
+    });
+    $("#replayer").addEventListener("keydown", (ev) => {
+      if (ev.key === "ArrowRight") this.go(this.step + 1);
+      if (ev.key === "ArrowLeft") this.go(this.step - 1);
+    });
+  }
+
+  async load() {
+    const logged = !!this.ctx.account;
+    $("#history-login").hidden = logged;
+    $("#hands").hidden = !logged;
+    if (!logged) {
+      this.rows = [];
+      this.render();
+      return;
+    }
+    try {
+      this.rows = await api.hands(100);
+    } catch (e) {
+      this.ctx.toast(this.ctx.errorText(e.code));
+      this.rows = [];
+    }
+    this.render();
+  }
+
+  render() {
+    const body = clear($("#hands tbody"));
+    for (const h of this.rows) {
+      const base = `/api/hands/${encodeURIComponent(h.table_id)}/${encodeURIComponent(h.hand_id)}`;
+      const when = new Date(h.ended_ms).toLocaleString(currentLang() === "fr" ? "fr-FR" : "en-GB");
+      body.append(el("tr", { dataset: { hand: `${h.table_id}/${h.hand_id}` } },
+        el("td", {}, el("span", { raw: when })),
+        el("td", {}, el("span", { raw: h.table_id })),
+        el("td", {}, el("span", { raw: `#${h.hand_id}` })),
+        el("td", { class: h.net > 0 ? "win" : h.net < 0 ? "loss" : "" }, el("span", { raw: `${h.net > 0 ? "+" : ""}${fmt(h.net)}` })),
+        el("td", { class: "actions" },
+          el("button", { type: "button", class: "replay", t: "history.replay", onclick: () => this.open(h) }),
+          el("a", { href: `${base}.phh`, download: `${h.table_id}-${h.hand_id}.phh`, class: "button", t: "history.download_phh" }),
+          el("a", { href: `${base}.txt`, download: `${h.table_id}-${h.hand_id}.txt`, class: "button", t: "history.download_txt" }))));
+    }
+    $("#hands-empty").hidden = !this.ctx.account || this.rows.length > 0;
+    if (this.states) this.draw();
+  }
+
+  async open(h) {
+    let text;
+    try {
+      text = await api.handText(h.table_id, h.hand_id, "phh");
+      this.states = replay(parsePhh(text));
+    } catch (e) {
+      this.ctx.toast(this.ctx.errorText(e.code || "bad_phh"));
+      return;
+    }
+    this.current = h;
+    $("#replayer").hidden = false;
+    setT($("#replayer-title"), "replayer.title_n", { n: h.hand_id, table: h.table_id });
+    this.go(0);
+    $("#r-next").focus();
+  }
+
+  go(i) {
+    if (!this.states) return;
+    this.step = Math.max(0, Math.min(this.states.length - 1, i));
+    this.draw();
+  }
+
+  draw() {
+    const st = this.states[this.step];
+    const box = clear($("#replay-table"));
+    box.append(el("div", { class: "replay-board" }, cardRow(st.board),
+      el("span", {}, el("span", { t: "table.pot" }), " ", el("strong", { raw: fmt(st.pot + st.bets.reduce((a, b) => a + b, 0)) }))));
+    const ul = el("ul", { class: "replay-players" });
+    st.names.forEach((name, i) => {
+      ul.append(el("li", { class: `${st.folded[i] ? "folded" : ""}${st.actor === i ? " acting" : ""}` },
+        el("strong", { raw: name }), " ",
+        el("span", { class: "chips", raw: fmt(st.stacks[i]) }),
+        st.bets[i] ? el("span", { class: "bet", raw: fmt(st.bets[i]) }) : null,
+        cardRow(st.cards[i], { small: true }),
+        st.folded[i] ? el("span", { class: "status", t: "table.folded" }) : null));
+    });
+    box.append(ul);
+    const stepText = $("#replay-step");
+    setT(stepText, "replayer.step", { i: this.step, n: this.states.length - 1 });
+    stepText.append(" ", el("span", { t: st.note.key, params: st.note.params }));
+    $("#r-prev").disabled = this.step === 0;
+    $("#r-first").disabled = this.step === 0;
+    $("#r-next").disabled = this.step === this.states.length - 1;
+    $("#r-last").disabled = this.step === this.states.length - 1;
+  }
+}

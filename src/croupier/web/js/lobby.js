@@ -1,0 +1,187 @@
+// The lobby: the table list with filters, join / watch, private tables with their
+// invitation code and link, the arcade quick match.
+import { $, clear, el, fmt, setT } from "./dom.js";
+
+const GAMES = ["nlhe", "plo", "flhe"];
+const FILTERS = [
+  ["game", "f-game", (r) => r.game, (v) => ({ t: `game.${v}` })],
+  ["structure", "f-structure", (r) => r.structure, (v) => ({ t: `structure.${v}` })],
+  ["stakes", "f-stakes", (r) => r.stakes, (v) => ({ raw: v })],
+  ["seats", "f-seats", (r) => String(r.seats), (v) => ({ t: "lobby.n_seats", params: { n: v } })],
+];
+
+export class Lobby {
+  constructor(ctx) {
+    this.ctx = ctx;
+    this.rows = [];
+    this.filter = { game: "", structure: "", stakes: "", seats: "" };
+    this.lastCreated = null;
+    for (const [name, id] of FILTERS) {
+      $(`#${id}`).addEventListener("change", (ev) => {
+        this.filter[name] = ev.target.value;
+        this.renderRows();
+      });
+    }
+    const pg = $("#p-game");
+    for (const g of GAMES) pg.append(el("option", { value: g, t: `game.${g}` }));
+    $("#private-form").addEventListener("submit", (ev) => {
+      ev.preventDefault();
+      this.createPrivate();
+    });
+    $("#join-code").addEventListener("submit", (ev) => {
+      ev.preventDefault();
+      this.joinCode($("#code-input").value.trim());
+    });
+    $("#quick").addEventListener("click", () => this.quickMatch());
+    $("#invite-copy").addEventListener("click", async () => {
+      try {
+        await navigator.clipboard.writeText($("#invite-link").value);
+        ctx.toast("private.copied", {}, "ok");
+      } catch {
+        $("#invite-link").select();
+      }
+    });
+    $("#invite-open").addEventListener("click", () => {
+      if (this.lastCreated) this.openPrivate(this.lastCreated.table_id, this.lastCreated.code);
+    });
+    this.queued = false;
+  }
+
+  onOpen() {
+    this.ctx.net.send({ type: "subscribe" });
+    this.queued = false;
+    this.renderQuick();
+  }
+
+  onLobby(msg) {
+    this.rows = msg.tables;
+    for (const r of this.rows) this.ctx.summaries.set(r.table_id, r);
+    this.render();
+  }
+
+  render() {
+    for (const [name, id, get, label] of FILTERS) {
+      const sel = $(`#${id}`);
+      const values = [...new Set(this.rows.map(get))].sort();
+      clear(sel);
+      sel.append(el("option", { value: "", t: "lobby.any" }));
+      for (const v of values) sel.append(el("option", { value: v, ...label(v) }));
+      sel.value = values.includes(this.filter[name]) ? this.filter[name] : "";
+      this.filter[name] = sel.value;
+    }
+    this.renderRows();
+    this.renderQuick();
+  }
+
+  renderRows() {
+    const body = clear($("#tables tbody"));
+    const shown = this.rows.filter((r) =>
+      FILTERS.every(([name, , get]) => !this.filter[name] || get(r) === this.filter[name]));
+    for (const r of shown) {
+      const full = r.players >= r.seats;
+      const tr = el(
+        "tr",
+        { dataset: { table: r.table_id } },
+        el("th", { scope: "row" }, el("span", { raw: r.name }),
+          r.profile !== "room" ? el("span", { class: `tag tag-${r.profile}`, t: `profile.${r.profile}` }) : null),
+        el("td", {}, el("span", { t: `game.${r.game}` })),
+        el("td", {}, el("span", { raw: r.stakes })),
+        el("td", {}, el("span", { raw: `${r.players}/${r.seats}` }),
+          r.bots ? el("span", { class: "muted small", t: "lobby.bots", params: { n: r.bots } }) : null),
+        el("td", {}, el("span", { raw: fmt(r.average_pot) })),
+        el("td", { class: "actions" },
+          el("button", { type: "button", class: "primary", disabled: full, t: "lobby.play",
+            "aria-label": null, onclick: () => this.play(r) }),
+          r.spectators ? el("button", { type: "button", t: "lobby.watch", onclick: () => this.ctx.go(`#/table/${encodeURIComponent(r.table_id)}`) }) : null),
+      );
+      body.append(tr);
+    }
+    $("#tables-empty").hidden = shown.length > 0;
+  }
+
+  play(row) {
+    this.ctx.go(`#/table/${encodeURIComponent(row.table_id)}`);
+    this.ctx.table.askSit();
+  }
+
+  renderQuick() {
+    const a = this.ctx.account;
+    const btn = $("#quick");
+    btn.disabled = !a;
+    setT(btn, this.queued ? "lobby.quick_cancel" : "lobby.quick_join");
+    const st = $("#quick-status");
+    if (!a) setT(st, "lobby.login_to_play");
+    else if (this.queued) setT(st, "lobby.quick_waiting");
+    else st.textContent = "";
+  }
+
+  async quickMatch() {
+    const btn = $("#quick");
+    btn.disabled = true;
+    const ack = await this.ctx.net.command({ type: "quick_match", cancel: this.queued });
+    btn.disabled = false;
+    if (!ack.accepted) {
+      this.ctx.toast(this.ctx.errorText(ack.code));
+    } else {
+      this.queued = !this.queued;
+    }
+    this.renderQuick();
+  }
+
+  onMatched(msg) {
+    this.queued = false;
+    this.renderQuick();
+    if (msg.seated) this.ctx.go(`#/table/${encodeURIComponent(msg.table_id)}`);
+    else this.ctx.toast(this.ctx.errorText(msg.code));
+  }
+
+  async createPrivate() {
+    const f = $("#private-form");
+    const num = (id) => Number($(id).value);
+    const spec = {
+      type: "create_private",
+      game: $("#p-game").value,
+      profile: $("#p-profile").value,
+      small_blind: num("#p-sb"),
+      big_blind: num("#p-bb"),
+      seats: num("#p-seats"),
+      bots: $("#p-bots").checked,
+      buy_in_min: num("#p-bmin"),
+      buy_in_max: num("#p-bmax"),
+    };
+    const ints = ["small_blind", "big_blind", "seats", "buy_in_min", "buy_in_max"];
+    if (!ints.every((k) => Number.isInteger(spec[k]) && spec[k] >= 0)) {
+      this.ctx.toast("error.bad_amount");
+      return;
+    }
+    const btn = f.querySelector("button[type=submit]");
+    btn.disabled = true;
+    const ack = await this.ctx.net.command(spec);
+    btn.disabled = false;
+    if (!ack.accepted) {
+      this.ctx.toast(this.ctx.errorText(ack.code));
+      return;
+    }
+    const { table_id: tableId, code } = ack.data;
+    this.lastCreated = { table_id: tableId, code };
+    this.ctx.privateSpecs.set(tableId, { ...spec, code });
+    $("#private-result").hidden = false;
+    $("#invite-code").textContent = code;
+    $("#invite-link").value = `${location.origin}${location.pathname}#/join/${code}`;
+  }
+
+  async joinCode(code) {
+    if (!code) return;
+    const ack = await this.ctx.net.command({ type: "join_private", code });
+    if (!ack.accepted) {
+      this.ctx.toast(this.ctx.errorText(ack.code));
+      return;
+    }
+    this.openPrivate(ack.data.table_id, code.toUpperCase());
+  }
+
+  openPrivate(tableId, code) {
+    this.ctx.table.codes.set(tableId, code);
+    this.ctx.go(`#/table/${encodeURIComponent(tableId)}`);
+  }
+}

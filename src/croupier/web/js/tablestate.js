@@ -1,0 +1,395 @@
+// The table as the client knows it: a pure reducer over the server's snapshots and events.
+// `fromSnapshot(msg, me)` builds a state; `applyEvent(state, msg, me)` returns a new one.
+// Engine events speak in engine positions (`players[i]` is the player id at position i);
+// `handSeats[i]` is that position's seat. Nothing here guesses: a turn for us carries the
+// full view with the legal actions, and replaces what we had.
+
+const LOG_MAX = 60;
+
+export function emptyState(tableId) {
+  return {
+    tableId,
+    epoch: null,
+    version: 0,
+    seats: {},
+    button: null,
+    handNo: 0,
+    handSeats: [],
+    players: [],
+    hand: null,
+    actorSeat: null,
+    deadline: null,
+    turnPhase: null,
+    legal: null,
+    turnVersion: null,
+    results: null,
+    log: [],
+    reload: null,
+    naiko: { destellos: 0, used: [], powers: [], peeks: [], window: null, carrousel: null },
+    voided: null,
+  };
+}
+
+function clone(s) {
+  return structuredClone(s);
+}
+
+function pushLog(s, key, params = {}) {
+  s.log.push({ key, params, v: s.version });
+  if (s.log.length > LOG_MAX) s.log.splice(0, s.log.length - LOG_MAX);
+}
+
+function seatName(s, seat) {
+  const x = s.seats[seat];
+  return x ? x.name || x.player_id : `#${Number(seat) + 1}`;
+}
+
+function posName(s, pos) {
+  return seatName(s, s.handSeats[pos]);
+}
+
+/** The engine position of player `me` in the hand in progress, or -1. */
+export function myPosition(s, me) {
+  return me == null ? -1 : s.players.indexOf(String(me));
+}
+
+export function mySeat(s, me) {
+  if (me == null) return null;
+  for (const x of Object.values(s.seats)) if (x.player_id === String(me)) return x.seat;
+  return null;
+}
+
+function handPlayer(p) {
+  return {
+    stack: p.stack,
+    bet: p.bet,
+    contributed: p.contributed,
+    folded: p.folded,
+    all_in: p.all_in,
+    cards: p.cards || [],
+    up: p.up || [],
+    shown: !!p.shown,
+    handName: p.handName || null,
+    mucked: !!p.mucked,
+    last: p.last || null,
+  };
+}
+
+export function fromSnapshot(msg, me) {
+  const snap = msg.snapshot;
+  const s = emptyState(msg.table_id);
+  s.epoch = msg.epoch;
+  s.version = msg.version;
+  for (const seat of snap.seats) s.seats[seat.seat] = { ...seat };
+  s.button = snap.button;
+  s.handNo = snap.hand_no;
+  s.handSeats = [...(snap.hand_seats || [])];
+  s.players = s.handSeats.map((seat) => (s.seats[seat] ? s.seats[seat].player_id : null));
+  if (snap.hand) {
+    s.hand = {
+      variant: snap.hand.variant,
+      structure: snap.hand.structure,
+      street: snap.hand.street,
+      phase: snap.hand.phase,
+      pot: snap.hand.pot,
+      board: [...snap.hand.board],
+      players: snap.hand.players.map(handPlayer),
+    };
+    if (snap.hand.legal && myPosition(s, me) === snap.hand.legal.player) s.legal = snap.hand.legal;
+  }
+  s.actorSeat = snap.actor_seat;
+  s.deadline = snap.deadline;
+  s.turnPhase = s.hand ? s.hand.phase : null;
+  if (s.legal) s.turnVersion = s.version;
+  return s;
+}
+
+function settleSeatStacks(s, pairs) {
+  for (const [seat, stack] of pairs) if (s.seats[seat]) s.seats[seat].stack = stack;
+}
+
+/** Apply one `event` message; returns the new state (the old one is untouched). */
+export function applyEvent(prev, msg, me) {
+  const s = clone(prev);
+  s.version = msg.version;
+  s.epoch = msg.epoch;
+  const e = msg.event;
+  if (msg.players && msg.players.length) s.players = [...msg.players];
+  const h = s.hand;
+  const P = (i) => (h && h.players[i] ? h.players[i] : null);
+  switch (e.type) {
+    case "player_seated":
+      s.seats[e.seat] = {
+        seat: e.seat, player_id: e.player_id, name: e.name, is_bot: e.is_bot, stack: e.stack,
+        sitting_out: false, busted: false, disconnected_at: null, leaving: false,
+      };
+      pushLog(s, "log.seated", { name: e.name, seat: e.seat + 1 });
+      if (String(e.player_id) === String(me)) s.reload = null;
+      break;
+    case "player_left":
+      pushLog(s, "log.left", { name: seatName(s, e.seat) });
+      delete s.seats[e.seat];
+      if (String(e.player_id) === String(me)) s.reload = null;
+      break;
+    case "seat_changed":
+      s.seats[e.seat.seat] = { ...e.seat };
+      break;
+    case "sat_out":
+      if (s.seats[e.seat]) s.seats[e.seat].sitting_out = true;
+      pushLog(s, "log.sat_out", { name: seatName(s, e.seat) });
+      break;
+    case "sat_in":
+      if (s.seats[e.seat]) s.seats[e.seat].sitting_out = false;
+      pushLog(s, "log.sat_in", { name: seatName(s, e.seat) });
+      break;
+    case "disconnected":
+      if (s.seats[e.seat]) s.seats[e.seat].disconnected_at = e.held_until;
+      break;
+    case "reconnected":
+      if (s.seats[e.seat]) s.seats[e.seat].disconnected_at = null;
+      break;
+    case "reload_offered":
+      if (String(e.player_id) === String(me)) s.reload = { min: e.min_amount, max: e.max_amount };
+      break;
+    case "hand_began":
+      s.handNo = e.hand_no;
+      s.button = e.button;
+      s.handSeats = [...e.seats];
+      s.players = [...e.players];
+      s.hand = null;
+      s.results = null;
+      s.voided = null;
+      s.legal = null;
+      s.actorSeat = null;
+      s.deadline = null;
+      s.naiko.peeks = [];
+      s.naiko.used = [];
+      s.naiko.window = null;
+      if (s.players.includes(String(me))) s.naiko.destellos = Math.min(3, s.naiko.destellos + 1);
+      pushLog(s, "log.hand_began", { n: e.hand_no });
+      break;
+    case "hand_started":
+      s.hand = {
+        variant: e.variant, structure: e.structure, street: 0, phase: "betting", pot: 0, board: [],
+        players: e.stacks.map((stack) =>
+          handPlayer({ stack, bet: 0, contributed: 0, folded: false, all_in: false, cards: [], up: [] })),
+      };
+      break;
+    case "forced_bet": {
+      const p = P(e.player);
+      if (p) {
+        p.stack -= e.amount;
+        p.contributed += e.amount;
+        if (e.kind !== "dead") p.bet += e.amount;
+        p.all_in = e.all_in;
+        h.pot += e.amount;
+      }
+      pushLog(s, `log.forced.${e.kind}`, { name: posName(s, e.player), amount: e.amount });
+      break;
+    }
+    case "hole_dealt": {
+      const p = P(e.player);
+      if (p) {
+        p.cards = [...p.cards, ...e.cards];
+        p.up = [...p.up, ...e.up];
+      }
+      break;
+    }
+    case "board_dealt":
+      if (h) h.board = [...h.board, ...e.cards];
+      break;
+    case "street_started":
+      if (h) {
+        h.street = e.street;
+        h.pot = e.pot;
+        h.phase = "betting";
+        for (const p of h.players) {
+          p.bet = 0;
+          p.last = null;
+        }
+      }
+      pushLog(s, "log.street", { street: e.name });
+      break;
+    case "acted": {
+      const p = P(e.player);
+      if (p) {
+        p.stack -= e.added;
+        p.bet += e.added;
+        p.contributed += e.added;
+        h.pot += e.added;
+        p.all_in = e.all_in;
+        if (e.action === "fold") p.folded = true;
+        p.last = e.all_in && e.action !== "fold" ? "all_in" : e.action;
+      }
+      if (s.actorSeat === s.handSeats[e.player]) s.legal = null;
+      pushLog(s, `log.acted.${e.all_in && e.action !== "fold" ? "all_in" : e.action}`, {
+        name: posName(s, e.player), amount: e.amount,
+      });
+      break;
+    }
+    case "drew": {
+      const p = P(e.player);
+      if (p) {
+        const keep = [];
+        const gone = new Set(e.discarded.filter(Boolean));
+        let hidden = e.discarded.filter((c) => c === null).length;
+        for (const c of p.cards) {
+          if (c !== null && gone.has(c)) continue;
+          if (c === null && hidden > 0) {
+            hidden -= 1;
+            continue;
+          }
+          keep.push(c);
+        }
+        p.cards = [...keep, ...e.received];
+        p.up = p.cards.map(() => false);
+      }
+      pushLog(s, "log.drew", { name: posName(s, e.player), n: e.received.length });
+      break;
+    }
+    case "chips_returned": {
+      const p = P(e.player);
+      if (p) {
+        p.stack += e.amount;
+        p.bet = Math.max(0, p.bet - e.amount);
+        p.contributed -= e.amount;
+        h.pot -= e.amount;
+      }
+      pushLog(s, "log.returned", { name: posName(s, e.player), amount: e.amount });
+      break;
+    }
+    case "cards_shown": {
+      const p = P(e.player);
+      if (p) {
+        p.cards = [...e.cards];
+        p.shown = true;
+        p.handName = e.hands && e.hands.length ? e.hands : null;
+      }
+      pushLog(s, "log.shown", { name: posName(s, e.player) });
+      break;
+    }
+    case "cards_mucked": {
+      const p = P(e.player);
+      if (p) p.mucked = true;
+      pushLog(s, "log.mucked", { name: posName(s, e.player) });
+      break;
+    }
+    case "rake_taken":
+    case "levy_taken":
+      if (h) h.pot -= e.amount;
+      break;
+    case "pot_awarded": {
+      if (!s.results) s.results = { awards: [], net: null, pots: null };
+      e.winners.forEach((w, i) => {
+        const p = P(w);
+        if (p) p.stack += e.amounts[i];
+        s.results.awards.push({
+          seat: s.handSeats[w], name: posName(s, w), amount: e.amounts[i], hand: e.hand,
+          pot: e.pot, share: e.share,
+        });
+        pushLog(s, "log.won", { name: posName(s, w), amount: e.amounts[i], pot: e.pot + 1 });
+      });
+      break;
+    }
+    case "hand_ended":
+      if (!s.results) s.results = { awards: [], net: null, pots: null };
+      s.results.net = e.net;
+      s.results.pots = e.pots;
+      if (h) {
+        e.stacks.forEach((st, i) => {
+          if (h.players[i]) {
+            h.players[i].stack = st;
+            h.players[i].bet = 0;
+          }
+        });
+        h.phase = "ended";
+        h.pot = 0;
+      }
+      s.actorSeat = null;
+      s.deadline = null;
+      s.legal = null;
+      break;
+    case "hand_settled":
+      settleSeatStacks(s, e.stacks);
+      break;
+    case "hand_voided":
+      settleSeatStacks(s, e.stacks);
+      s.voided = e.reason;
+      s.hand = null;
+      s.legal = null;
+      s.actorSeat = null;
+      pushLog(s, "log.voided", { n: e.hand_no });
+      break;
+    case "turn":
+      s.actorSeat = e.seat;
+      s.deadline = e.deadline;
+      s.turnPhase = e.phase;
+      if (e.view && String(e.player_id) === String(me)) {
+        s.hand = {
+          variant: e.view.variant, structure: e.view.structure, street: e.view.street,
+          phase: e.view.phase, pot: e.view.pot, board: [...e.view.board],
+          players: e.view.players.map((p, i) =>
+            handPlayer({ ...p, handName: h && h.players[i] ? h.players[i].handName : null,
+              last: h && h.players[i] ? h.players[i].last : null })),
+        };
+        s.legal = e.view.legal;
+        s.turnVersion = msg.version;
+      } else {
+        s.legal = null;
+      }
+      break;
+    case "time_bank_used":
+      if (s.actorSeat === e.seat) s.deadline = e.deadline;
+      pushLog(s, "log.time_bank", { name: seatName(s, e.seat) });
+      break;
+    case "timed_out":
+      pushLog(s, "log.timed_out", { name: seatName(s, e.seat), action: e.action });
+      if (s.actorSeat === e.seat) s.legal = null;
+      break;
+    case "protected":
+      pushLog(s, "log.protected", { name: seatName(s, e.seat) });
+      break;
+    // Naiko mode (engine/naiko.py): public power use, private peek, end of an Ancre window.
+    case "power_used":
+      s.naiko.used.push({ player: e.player, power: e.power, target: e.target, cost: e.cost });
+      if (s.players[e.player] === String(me)) s.naiko.destellos = Math.max(0, s.naiko.destellos - e.cost);
+      if (e.power === "ancre_courte") s.naiko.window = { caster: e.player, target: e.target, since: msg.version };
+      pushLog(s, `log.power.${e.power}`, {
+        name: posName(s, e.player), target: e.target >= 0 ? posName(s, e.target) : "",
+      });
+      break;
+    case "peeked":
+      if (e.card) s.naiko.peeks.push(e.card);
+      break;
+    case "power_resolved":
+      s.naiko.window = null;
+      pushLog(s, e.blocked ? "log.power.blocked" : "log.power.applied", {
+        name: posName(s, e.caster), target: posName(s, e.target),
+      });
+      break;
+    default:
+      break;
+  }
+  return s;
+}
+
+/** Main pot and side pots from each player's contribution (all-in levels), for display. */
+export function sidePots(players) {
+  const live = players.map((p, i) => ({ i, c: p.contributed, folded: p.folded, allIn: p.all_in }));
+  const levels = [...new Set(live.filter((x) => x.allIn && !x.folded).map((x) => x.c))].sort((a, b) => a - b);
+  const pots = [];
+  let floor = 0;
+  for (const lv of [...levels, Infinity]) {
+    let amount = 0;
+    const eligible = [];
+    for (const x of live) {
+      const part = Math.max(0, Math.min(x.c, lv) - floor);
+      amount += part;
+      if (!x.folded && x.c > floor && part > 0) eligible.push(x.i);
+    }
+    if (amount > 0) pots.push({ amount, eligible });
+    if (lv === Infinity) break;
+    floor = lv;
+  }
+  return pots;
+}

@@ -1,0 +1,640 @@
+// One table on screen: seats, cards, pots, the action bar (legal actions only, bounded
+// sizing, presets), draw selection, show/muck, sit out/in, reload, leave, chat, the winner
+// display, the Naiko panel, and the keyboard shortcuts. Every command waits for its ack.
+import { cardRow, cardSvg } from "./cards.js";
+import { $, clear, el, fmt, setRaw, setT } from "./dom.js";
+import { handName } from "./hands.js";
+import { t } from "./i18n.js";
+import { NaikoPanel } from "./naiko.js";
+import { applyEvent, emptyState, fromSnapshot, mySeat, myPosition, sidePots } from "./tablestate.js";
+
+const CLOCK = { room: 30, naiko: 20, arcade: 15 };
+const CANNED = ["gl", "gg", "nh", "ty", "wp", "hurry", "oops"];
+const EMOTES = { smile: "\u{1F642}", laugh: "\u{1F602}", cry: "\u{1F622}", angry: "\u{1F620}",
+  thumbs_up: "\u{1F44D}", clap: "\u{1F44F}", think: "\u{1F914}" };
+
+export class TableView {
+  constructor(ctx) {
+    this.ctx = ctx;
+    this.tableId = null;
+    this.state = null;
+    this.live = false;
+    this.busy = false;
+    this.codes = new Map();
+    this.offset = null; // server table clock minus local clock, seconds
+    this.discards = new Set();
+    this.wantSit = false;
+    this.naiko = new NaikoPanel(this);
+    this.bind();
+    setInterval(() => this.tick(), 250);
+  }
+
+  get me() {
+    return this.ctx.account ? String(this.ctx.account.id) : null;
+  }
+
+  get summary() {
+    return this.ctx.summaries.get(this.tableId) || null;
+  }
+
+  get profile() {
+    const s = this.summary;
+    if (s) return s.profile;
+    const p = this.ctx.privateSpecs.get(this.tableId);
+    return p ? p.profile : "room";
+  }
+
+  // -- connection ---------------------------------------------------------------------
+
+  open(tableId) {
+    if (this.tableId === tableId && this.state) {
+      this.render();
+      return;
+    }
+    if (this.tableId && this.tableId !== tableId) this.ctx.net.send({ type: "unsubscribe", table_id: this.tableId });
+    this.tableId = tableId;
+    this.state = emptyState(tableId);
+    this.state.version = -1;
+    this.live = false;
+    this.discards.clear();
+    clear($("#chat-lines"));
+    this.subscribe(false);
+    this.render();
+  }
+
+  close() {
+    if (this.tableId) this.ctx.net.send({ type: "unsubscribe", table_id: this.tableId });
+    this.tableId = null;
+    this.state = null;
+  }
+
+  subscribe(resume) {
+    if (!this.tableId || !this.ctx.net || !this.ctx.net.isOpen) return;
+    const msg = { type: "subscribe", table_id: this.tableId };
+    const code = this.codes.get(this.tableId);
+    if (code) msg.code = code;
+    if (resume && this.state && this.state.version >= 0 && this.state.epoch !== null) {
+      msg.since = this.state.version;
+      msg.epoch = this.state.epoch;
+    }
+    this.live = false;
+    this.ctx.net.send(msg);
+  }
+
+  onOpen() {
+    this.busy = false;
+    this.subscribe(true);
+    this.render();
+  }
+
+  onError(m) {
+    if (!this.tableId) return false;
+    if (["unknown_table", "bad_code", "no_spectators", "login_required", "not_subscribed"].includes(m.code)) {
+      this.ctx.toast(this.ctx.errorText(m.code));
+      return true;
+    }
+    return false;
+  }
+
+  onMessage(m) {
+    if (m.table_id !== this.tableId) return;
+    if (m.type === "snapshot") {
+      this.state = fromSnapshot(m, this.me);
+    } else if (m.type === "subscribed") {
+      this.live = true;
+      if (this.wantSit) {
+        this.wantSit = false;
+        if (mySeat(this.state, this.me) === null) this.askSit();
+      }
+    } else if (m.type === "event") {
+      const s = this.state;
+      if (s.epoch !== null && m.epoch !== s.epoch) {
+        this.ctx.net.send({ type: "resync", table_id: this.tableId });
+        return;
+      }
+      if (m.version <= s.version) return;
+      if (s.version >= 0 && m.version > s.version + 1) {
+        this.ctx.net.send({ type: "resync", table_id: this.tableId });
+        return;
+      }
+      this.state = applyEvent(s, m, this.me);
+      const e = m.event;
+      if (e.type === "turn" && this.live) {
+        const base = e.phase === "drawing" ? 30 : CLOCK[this.profile] || 30;
+        this.offset = e.deadline - base - performance.now() / 1000;
+        if (this.state.legal) this.ctx.sound.beep();
+      }
+      if (e.type === "turn" || e.type === "hand_began") this.discards.clear();
+    } else if (m.type === "chat") {
+      this.addChat(m);
+      return;
+    }
+    this.render();
+  }
+
+  // -- commands -------------------------------------------------------------------------
+
+  async command(msg, { bar = false } = {}) {
+    if (bar) {
+      this.busy = true;
+      this.renderBar();
+    }
+    const ack = await this.ctx.net.command({ table_id: this.tableId, ...msg });
+    if (bar) this.busy = false;
+    if (!ack.accepted) {
+      this.ctx.toast(this.ctx.errorText(ack.code));
+      if (ack.code === "stale_version") this.ctx.net.send({ type: "resync", table_id: this.tableId });
+    }
+    this.render();
+    return ack;
+  }
+
+  act(action, amount) {
+    if (this.busy || !this.state || !this.state.legal) return;
+    const msg = { type: "act", action, version: this.state.version };
+    if (action === "raise") msg.amount = amount;
+    this.command(msg, { bar: true });
+  }
+
+  raise() {
+    const lg = this.state && this.state.legal;
+    if (!lg || !lg.can_raise) return;
+    const v = Number($("#amount").value);
+    if (!Number.isInteger(v) || v < lg.min_raise || v > lg.max_raise) {
+      this.ctx.toast("error.amount_range", { min: lg.min_raise, max: lg.max_raise });
+      return;
+    }
+    this.act("raise", v);
+  }
+
+  draw() {
+    const lg = this.state && this.state.legal;
+    if (this.busy || !lg || !lg.can_draw) return;
+    this.command({ type: "draw", discards: [...this.discards].join(" "), version: this.state.version }, { bar: true });
+  }
+
+  show(yes) {
+    const lg = this.state && this.state.legal;
+    if (this.busy || !lg || !lg.show_or_muck) return;
+    this.command({ type: "show", show: yes }, { bar: true });
+  }
+
+  askSit(seat = null) {
+    if (!this.ctx.account) {
+      this.ctx.toast("lobby.login_to_play");
+      return;
+    }
+    if (!this.live) {
+      this.wantSit = true;
+      return;
+    }
+    const s = this.summary;
+    const p = this.ctx.privateSpecs.get(this.tableId);
+    const bb = p ? p.big_blind : 2;
+    const min = s ? s.buy_in_min : p && p.buy_in_min ? p.buy_in_min : 40 * bb;
+    const max = s ? s.buy_in_max : p && p.buy_in_max ? p.buy_in_max : 200 * bb;
+    this.openAmountDialog("sit.title", min, max, Math.min(max, Math.max(min, 100 * bb)), (amount) => {
+      const msg = { type: "sit", buy_in: amount };
+      if (seat !== null) msg.seat = seat;
+      const code = this.codes.get(this.tableId);
+      if (code) msg.code = code;
+      return this.command(msg).then((ack) => {
+        if (ack.accepted) this.ctx.refreshAccount();
+      });
+    });
+  }
+
+  askReload() {
+    const r = this.state.reload;
+    const s = this.summary;
+    const min = r ? r.min : 1;
+    const max = r ? r.max : s ? s.buy_in_max : 1000;
+    this.openAmountDialog("table.reload", min, max, max, (amount) =>
+      this.command({ type: "reload", amount }).then(() => this.ctx.refreshAccount()));
+  }
+
+  openAmountDialog(titleKey, min, max, value, then) {
+    const d = $("#sit-dialog");
+    setT($("#sit-title"), titleKey);
+    setT($("#sit-range"), "sit.range", { min: fmt(min), max: fmt(max) });
+    const input = $("#sit-amount");
+    input.min = String(min);
+    input.max = String(max);
+    input.value = String(value);
+    this.dialogThen = then;
+    d.showModal();
+    input.focus();
+    input.select();
+  }
+
+  bind() {
+    $("#sit-form").addEventListener("submit", (ev) => {
+      ev.preventDefault();
+      const input = $("#sit-amount");
+      const v = Number(input.value);
+      if (!Number.isInteger(v) || v < Number(input.min) || v > Number(input.max)) {
+        this.ctx.toast("error.amount_range", { min: input.min, max: input.max });
+        return;
+      }
+      $("#sit-dialog").close();
+      if (this.dialogThen) this.dialogThen(v);
+    });
+    $("#sit-cancel").addEventListener("click", () => $("#sit-dialog").close());
+    $("#t-sit").addEventListener("click", () => this.askSit());
+    $("#t-sitout").addEventListener("click", () => this.command({ type: "sit_out" }));
+    $("#t-sitin").addEventListener("click", () => this.command({ type: "sit_in", post_blinds: true }));
+    $("#t-leave").addEventListener("click", async () => {
+      const ack = await this.command({ type: "leave" });
+      if (ack.accepted) this.ctx.refreshAccount();
+    });
+    $("#t-reload").addEventListener("click", () => this.askReload());
+    $("#t-lobby").addEventListener("click", () => this.ctx.go("#/lobby"));
+    $("#a-fold").addEventListener("click", () => this.act("fold"));
+    $("#a-check").addEventListener("click", () => this.act("check"));
+    $("#a-call").addEventListener("click", () => this.act("call"));
+    $("#a-raise").addEventListener("click", () => this.raise());
+    $("#a-show").addEventListener("click", () => this.show(true));
+    $("#a-muck").addEventListener("click", () => this.show(false));
+    $("#a-draw").addEventListener("click", () => this.draw());
+    const range = $("#amount-range");
+    const num = $("#amount");
+    range.addEventListener("input", () => {
+      num.value = range.value;
+    });
+    num.addEventListener("input", () => {
+      range.value = num.value;
+    });
+    num.addEventListener("keydown", (ev) => {
+      if (ev.key === "Enter") {
+        ev.preventDefault();
+        this.raise();
+      }
+    });
+    for (const b of document.querySelectorAll("[data-preset]")) {
+      b.addEventListener("click", () => this.preset(b.dataset.preset));
+    }
+    $("#chat-form").addEventListener("submit", async (ev) => {
+      ev.preventDefault();
+      const text = $("#chat-text").value.trim();
+      if (!text) return;
+      const ack = await this.command({ type: "chat", text });
+      if (ack.accepted) $("#chat-text").value = "";
+    });
+    document.addEventListener("keydown", (ev) => this.onKey(ev));
+  }
+
+  // -- sizing -----------------------------------------------------------------------------
+
+  presetAmount(kind) {
+    const lg = this.state.legal;
+    const h = this.state.hand;
+    const pos = myPosition(this.state, this.me);
+    const myBet = h && h.players[pos] ? h.players[pos].bet : 0;
+    const toCall = lg.can_call ? lg.call : 0;
+    const maxBet = myBet + toCall;
+    const potAfterCall = (h ? h.pot : 0) + toCall;
+    let v;
+    if (kind === "min") v = lg.min_raise;
+    else if (kind === "max") v = lg.max_raise;
+    else if (kind === "pot") v = maxBet + potAfterCall;
+    else v = maxBet + Math.floor(potAfterCall / 2);
+    return Math.max(lg.min_raise, Math.min(lg.max_raise, v));
+  }
+
+  preset(kind) {
+    const lg = this.state && this.state.legal;
+    if (!lg || !lg.can_raise) return;
+    const v = this.presetAmount(kind);
+    $("#amount").value = String(v);
+    $("#amount-range").value = String(v);
+    this.renderBar();
+  }
+
+  onKey(ev) {
+    if (ev.ctrlKey || ev.metaKey || ev.altKey) return;
+    if ($("#view-table").hidden || document.querySelector("dialog[open]")) return;
+    const tag = (ev.target && ev.target.tagName) || "";
+    const inField = ["INPUT", "TEXTAREA", "SELECT"].includes(tag) && ev.target.id !== "amount-range";
+    if (inField && ev.target.id !== "amount") return;
+    if (ev.target.id === "amount" && !["Enter", "Escape"].includes(ev.key)) return;
+    const lg = this.state && this.state.legal;
+    const k = ev.key.length === 1 ? ev.key.toLowerCase() : ev.key;
+    if (k === "?") {
+      $("#help-dialog").showModal();
+      ev.preventDefault();
+      return;
+    }
+    if (!lg || this.busy) return;
+    let done = true;
+    if (k === "f" && lg.can_fold) this.act("fold");
+    else if (k === "c" && lg.can_check) this.act("check");
+    else if (k === "c" && lg.can_call) this.act("call");
+    else if ((k === "b" || k === "r") && lg.can_raise) {
+      $("#amount").focus();
+      $("#amount").select();
+    } else if (k === "Enter" && lg.can_raise) this.raise();
+    else if (k === "Escape") $("#amount").blur();
+    else if ((k === "ArrowUp" || k === "ArrowDown") && lg.can_raise) {
+      const bb = this.bigBlind();
+      const v = Number($("#amount").value) + (k === "ArrowUp" ? bb : -bb);
+      $("#amount").value = String(Math.max(lg.min_raise, Math.min(lg.max_raise, v)));
+      $("#amount-range").value = $("#amount").value;
+    } else if (k === "s" && lg.show_or_muck) this.show(true);
+    else if (k === "m" && lg.show_or_muck) this.show(false);
+    else if (k === "d" && lg.can_draw) this.draw();
+    else done = false;
+    if (done) ev.preventDefault();
+  }
+
+  bigBlind() {
+    const s = this.summary;
+    if (s && s.stakes) return Number(s.stakes.split("/")[1]) || 1;
+    const p = this.ctx.privateSpecs.get(this.tableId);
+    return p ? p.big_blind : 1;
+  }
+
+  // -- clock ------------------------------------------------------------------------------
+
+  remaining() {
+    const s = this.state;
+    if (!s || s.deadline == null || this.offset == null) return null;
+    return Math.max(0, s.deadline - (performance.now() / 1000 + this.offset));
+  }
+
+  tick() {
+    if (!this.state || $("#view-table").hidden) return;
+    const left = this.remaining();
+    for (const node of document.querySelectorAll(".seat .timer")) {
+      const seat = Number(node.dataset.seat);
+      if (seat === this.state.actorSeat && left !== null) {
+        node.hidden = false;
+        setRaw(node.querySelector(".secs"), `${Math.ceil(left)}`);
+        node.querySelector(".bar").style.width = `${Math.min(100, (left / (CLOCK[this.profile] || 30)) * 100)}%`;
+      } else {
+        node.hidden = true;
+      }
+    }
+    this.naiko.tick();
+  }
+
+  // -- rendering --------------------------------------------------------------------------
+
+  render() {
+    if (!this.state) return;
+    const s = this.state;
+    const sum = this.summary;
+    setRaw($("#table-title"), sum ? sum.name : this.tableId);
+    const info = $("#table-info");
+    if (sum) setT(info, "table.info", { game: t(`game.${sum.game}`), stakes: sum.stakes, n: s.handNo });
+    else setT(info, "table.info_short", { n: s.handNo });
+    this.renderSeats();
+    this.renderCenter();
+    this.renderResults();
+    this.renderLog();
+    this.renderButtons();
+    this.renderBar();
+    this.renderChatTools();
+    this.naiko.render();
+    this.tick();
+  }
+
+  maxSeats() {
+    const sum = this.summary;
+    if (sum) return sum.seats;
+    const p = this.ctx.privateSpecs.get(this.tableId);
+    if (p) return p.seats;
+    const seats = Object.keys(this.state.seats).map(Number);
+    return Math.max(6, ...seats.map((x) => x + 1));
+  }
+
+  renderSeats() {
+    const s = this.state;
+    const felt = $("#felt");
+    for (const n of felt.querySelectorAll(".seat")) n.remove();
+    const n = this.maxSeats();
+    const mine = mySeat(s, this.me);
+    const rot = mine === null ? 0 : mine;
+    for (let seat = 0; seat < n; seat += 1) {
+      const angle = Math.PI / 2 + ((seat - rot) * 2 * Math.PI) / n;
+      const x = 50 + 42 * Math.cos(angle);
+      const y = 50 + 40 * Math.sin(angle);
+      const node = this.seatNode(seat);
+      node.style.left = `${x}%`;
+      node.style.top = `${y}%`;
+      felt.append(node);
+    }
+  }
+
+  seatNode(seat) {
+    const s = this.state;
+    const info = s.seats[seat];
+    const pos = s.handSeats.indexOf(seat);
+    const hp = s.hand && pos >= 0 ? s.hand.players[pos] : null;
+    const isMe = info && info.player_id === this.me;
+    const node = el("div", {
+      class: `seat${info ? "" : " empty"}${isMe ? " me" : ""}${s.actorSeat === seat ? " acting" : ""}${hp && hp.folded ? " folded" : ""}`,
+      dataset: { seat: String(seat) },
+    });
+    if (!info) {
+      if (this.ctx.account && mySeat(s, this.me) === null && this.live) {
+        node.append(el("button", { type: "button", class: "sit-here", t: "table.sit_here",
+          params: { n: seat + 1 }, onclick: () => this.askSit(seat) }));
+      } else {
+        node.append(el("span", { class: "muted small", t: "table.empty_seat", params: { n: seat + 1 } }));
+      }
+      return node;
+    }
+    const stack = hp ? hp.stack : info.stack;
+    const head = el("div", { class: "seat-head" },
+      el("span", { class: "name", raw: info.name || info.player_id }),
+      info.is_bot ? el("span", { class: "tag tag-bot", t: "table.bot" }) : null,
+      s.button === seat ? el("span", { class: "dealer", raw: "D", attrT: { "aria-label": "table.dealer", title: "table.dealer" } }) : null);
+    node.append(head);
+    node.append(el("div", { class: "stack" }, el("span", { class: "sr-only", t: "table.stack" }), el("span", { class: "chips", raw: fmt(stack) })));
+    if (hp && hp.cards.length) {
+      const row = cardRow(hp.cards);
+      if (isMe && s.legal && s.legal.can_draw) {
+        row.classList.add("selectable");
+        for (const svgNode of row.children) {
+          const code = svgNode.dataset.card;
+          svgNode.setAttribute("tabindex", "0");
+          svgNode.setAttribute("role", "checkbox");
+          svgNode.setAttribute("aria-checked", String(this.discards.has(code)));
+          if (this.discards.has(code)) svgNode.classList.add("selected");
+          const toggle = () => {
+            if (this.discards.has(code)) this.discards.delete(code);
+            else if (this.discards.size < s.legal.max_discards) this.discards.add(code);
+            this.render();
+          };
+          svgNode.addEventListener("click", toggle);
+          svgNode.addEventListener("keydown", (ev) => {
+            if (ev.key === " ") {
+              ev.preventDefault();
+              toggle();
+            }
+          });
+        }
+      }
+      node.append(row);
+    }
+    const status = [];
+    if (hp && hp.folded) status.push("table.folded");
+    else if (hp && hp.all_in) status.push("table.all_in");
+    if (info.sitting_out) status.push("table.sitting_out");
+    if (info.disconnected_at !== null && info.disconnected_at !== undefined) status.push("table.disconnected");
+    if (hp && hp.last && !hp.folded && !hp.all_in) status.push(`table.last.${hp.last}`);
+    for (const k of status) node.append(el("span", { class: "status", t: k }));
+    if (hp && hp.handName) node.append(el("div", { class: "hand-name", raw: hp.handName.map((x) => handName(x)).join(" / ") }));
+    if (hp && hp.bet > 0) node.append(el("div", { class: "bet" }, el("span", { class: "sr-only", t: "table.bet" }), el("span", { raw: fmt(hp.bet) })));
+    node.append(el("div", { class: "timer", dataset: { seat: String(seat) }, hidden: true },
+      el("div", { class: "bar" }), el("span", { class: "secs", raw: "" })));
+    return node;
+  }
+
+  renderCenter() {
+    const s = this.state;
+    const board = clear($("#board"));
+    const pots = clear($("#pots"));
+    if (!s.hand) {
+      if (s.voided) pots.append(el("span", { t: "table.voided" }));
+      else if (Object.keys(s.seats).length < 2) pots.append(el("span", { class: "muted", t: "table.waiting" }));
+      return;
+    }
+    for (const c of s.hand.board) board.append(cardSvg(c));
+    const list = s.hand.phase === "ended" ? [] : sidePots(s.hand.players);
+    if (list.length <= 1) {
+      if (s.hand.pot > 0) pots.append(el("div", { class: "pot" }, el("span", { t: "table.pot" }), " ", el("strong", { raw: fmt(s.hand.pot) })));
+    } else {
+      list.forEach((p, i) => {
+        pots.append(el("div", { class: "pot" },
+          el("span", { t: i === 0 ? "table.main_pot" : "table.side_pot", params: { n: i } }), " ",
+          el("strong", { raw: fmt(p.amount) })));
+      });
+    }
+  }
+
+  renderResults() {
+    const box = $("#results");
+    const r = this.state.results;
+    clear(box);
+    if (!r || !r.awards.length) {
+      box.hidden = true;
+      return;
+    }
+    box.hidden = false;
+    box.append(el("h2", { t: "results.title" }));
+    const ul = el("ul");
+    for (const a of r.awards) {
+      const key = a.hand ? (a.share === "low" ? "results.won_low" : "results.won_hand") : "results.won";
+      ul.append(el("li", { class: "award" },
+        el("strong", { raw: a.name }), " ",
+        el("span", { t: key, params: { amount: fmt(a.amount), pot: a.pot + 1 } }),
+        a.hand ? el("span", { class: "hand-name", raw: ` ${handName(a.hand)}` }) : null));
+    }
+    box.append(ul);
+  }
+
+  renderLog() {
+    const ol = clear($("#log"));
+    for (const entry of this.state.log.slice(-14)) {
+      const params = { ...entry.params };
+      if (params.street) params.street = t(`street.${params.street}`);
+      if (params.action) params.action = t(`bar.${params.action}`);
+      ol.append(el("li", { t: entry.key, params }));
+    }
+  }
+
+  renderButtons() {
+    const s = this.state;
+    const seat = mySeat(s, this.me);
+    const info = seat === null ? null : s.seats[seat];
+    $("#t-sit").hidden = seat !== null || !this.ctx.account || !this.live;
+    $("#t-sitout").hidden = !info || info.sitting_out;
+    $("#t-sitin").hidden = !info || !info.sitting_out;
+    $("#t-reload").hidden = !info;
+    $("#t-leave").hidden = !info;
+  }
+
+  renderBar() {
+    const bar = $("#actionbar");
+    const s = this.state;
+    const lg = s && s.legal && s.actorSeat === mySeat(s, this.me) ? s.legal : null;
+    bar.hidden = !lg;
+    if (!lg) return;
+    bar.classList.toggle("busy", this.busy);
+    const showdown = lg.show_or_muck;
+    const vis = (id, on) => {
+      const b = $(id);
+      b.hidden = !on;
+      b.disabled = this.busy || !on;
+    };
+    vis("#a-fold", lg.can_fold && !showdown);
+    vis("#a-check", lg.can_check && !showdown);
+    vis("#a-call", lg.can_call && !showdown);
+    vis("#a-raise", lg.can_raise && !showdown);
+    vis("#a-show", showdown);
+    vis("#a-muck", showdown);
+    vis("#a-draw", lg.can_draw);
+    $("#draw-help").hidden = !lg.can_draw;
+    if (lg.can_call) setT($("#a-call-label"), "bar.call_n", { amount: fmt(lg.call) });
+    const sizing = $("#sizing");
+    sizing.hidden = !lg.can_raise || showdown;
+    if (lg.can_draw) setT($("#a-draw-label"), this.discards.size ? "bar.draw_n" : "bar.stand_pat", { n: this.discards.size });
+    if (lg.can_raise) {
+      const range = $("#amount-range");
+      const num = $("#amount");
+      for (const x of [range, num]) {
+        x.min = String(lg.min_raise);
+        x.max = String(lg.max_raise);
+        x.disabled = this.busy;
+      }
+      let v = Number(num.value);
+      if (!Number.isInteger(v) || v < lg.min_raise || v > lg.max_raise || num.dataset.turn !== String(s.turnVersion)) {
+        v = lg.min_raise;
+        num.value = String(v);
+        num.dataset.turn = String(s.turnVersion);
+      }
+      range.value = String(v);
+      const h = s.hand;
+      const facing = h && h.players.some((p) => p.bet > 0);
+      setT($("#a-raise-label"), facing ? "bar.raise_n" : "bar.bet_n", { amount: fmt(v) });
+      num.oninput = () => {
+        range.value = num.value;
+        setT($("#a-raise-label"), facing ? "bar.raise_n" : "bar.bet_n", { amount: num.value });
+      };
+      range.oninput = () => {
+        num.value = range.value;
+        setT($("#a-raise-label"), facing ? "bar.raise_n" : "bar.bet_n", { amount: range.value });
+      };
+      for (const b of document.querySelectorAll("[data-preset]")) {
+        const pv = this.presetAmount(b.dataset.preset);
+        b.disabled = this.busy;
+        b.hidden = b.dataset.preset !== "min" && b.dataset.preset !== "max" && (pv <= lg.min_raise || pv >= lg.max_raise);
+      }
+    }
+  }
+
+  renderChatTools() {
+    const arcade = this.profile === "arcade";
+    $("#chat-form").hidden = arcade || !this.ctx.account;
+    const box = clear($("#canned"));
+    if (!arcade || !this.ctx.account) return;
+    for (const c of CANNED) {
+      box.append(el("button", { type: "button", t: `chat.canned.${c}`, onclick: () => this.command({ type: "chat", canned: c }) }));
+    }
+    for (const [name, glyph] of Object.entries(EMOTES)) {
+      box.append(el("button", { type: "button", class: "emote", attrT: { "aria-label": `chat.emote.${name}`, title: `chat.emote.${name}` },
+        onclick: () => this.command({ type: "chat", emote: name }) }, el("span", { raw: glyph, "aria-hidden": "true" })));
+    }
+  }
+
+  addChat(m) {
+    const ul = $("#chat-lines");
+    let body;
+    if (m.text !== undefined) body = el("span", { raw: m.text });
+    else if (m.canned !== undefined) body = el("span", { t: `chat.canned.${m.canned}` });
+    else body = el("span", { raw: EMOTES[m.emote] || m.emote, attrT: { "aria-label": `chat.emote.${m.emote}` } });
+    ul.append(el("li", {}, el("strong", { raw: m.from }), el("span", { raw: ": " }), body));
+    while (ul.children.length > 50) ul.firstChild.remove();
+  }
+}
