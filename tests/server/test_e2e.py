@@ -80,7 +80,7 @@ def test_two_accounts_buy_in_play_with_bots_cash_out_and_reconcile(database_url:
         for c in clients.values():
             await c.send({"type": "subscribe", "table_id": TABLE})
             await c.expect("subscribed")
-        for name, c in clients.items():
+        for c in clients.values():
             ack = await c.command(
                 {"type": "sit", "table_id": TABLE, "buy_in": 120, "post_big_blind": True}
             )
