@@ -1,0 +1,161 @@
+"""Hands per second: croupier against PokerKit 0.7.7, same workload, same process.
+
+    .venv/bin/python bench/bench_hands.py [--hands N] [--pk-hands M] [--seed S] [--games nlhe,plo,flhe]
+
+Each game is played 6-max, 200-chip stacks, blinds 1/2, fresh stacks every hand, with the
+`random` self-play policy of ``croupier simulate`` (facing a bet: fold 20 %, minimum raise
+12 %, all-in 3 %, else call; otherwise minimum bet 32 %, all-in 3 %, else check) in both
+engines. PokerKit deals with its own automations (its natural use); croupier deals a
+seeded shuffle. Prints hands/s and actions/s for each engine and the ratio croupier /
+PokerKit (goal: at least 100x). Times are the process's CPU time by default (``--clock
+wall`` for wall time), so that other work on a shared machine does not skew them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import time
+from collections.abc import Callable
+
+from pokerkit import (
+    Automation,
+    FixedLimitTexasHoldem,
+    Mode,
+    NoLimitTexasHoldem,
+    PotLimitOmahaHoldem,
+    State,
+)
+
+from croupier.analysis.simulate import simulate
+
+SEATS, STACK, BLINDS = 6, 200, (1, 2)
+
+_AUTOMATIONS = (
+    Automation.ANTE_POSTING,
+    Automation.BET_COLLECTION,
+    Automation.BLIND_OR_STRADDLE_POSTING,
+    Automation.CARD_BURNING,
+    Automation.HOLE_DEALING,
+    Automation.BOARD_DEALING,
+    Automation.RUNOUT_COUNT_SELECTION,
+    Automation.HOLE_CARDS_SHOWING_OR_MUCKING,
+    Automation.HAND_KILLING,
+    Automation.CHIPS_PUSHING,
+    Automation.CHIPS_PULLING,
+)
+
+
+def _pokerkit_state(game: str) -> State:
+    sb, bb = BLINDS
+    stacks = (STACK,) * SEATS
+    mode = Mode.TOURNAMENT
+    if game == "nlhe":
+        return NoLimitTexasHoldem.create_state(
+            _AUTOMATIONS, True, 0, (sb, bb), bb, stacks, SEATS, mode=mode
+        )
+    if game == "plo":
+        return PotLimitOmahaHoldem.create_state(
+            _AUTOMATIONS, True, 0, (sb, bb), bb, stacks, SEATS, mode=mode
+        )
+    if game == "flhe":
+        return FixedLimitTexasHoldem.create_state(
+            _AUTOMATIONS, True, 0, (sb, bb), bb, 2 * bb, stacks, SEATS, mode=mode
+        )
+    raise SystemExit(f"no PokerKit game for {game!r}")
+
+
+def _pokerkit_random_action(state: State, rng: random.Random) -> None:
+    """The same random policy as croupier's, on a PokerKit state."""
+    owed = state.checking_or_calling_amount
+    lo = state.min_completion_betting_or_raising_to_amount
+    hi = state.max_completion_betting_or_raising_to_amount
+    r = rng.random()
+    if owed:
+        if r < 0.20:
+            state.fold()
+        elif r < 0.32 and lo is not None:
+            state.complete_bet_or_raise_to(lo)
+        elif 0.32 <= r < 0.35 and hi is not None:
+            state.complete_bet_or_raise_to(hi)
+        else:
+            state.check_or_call()
+    elif r < 0.32 and lo is not None:
+        state.complete_bet_or_raise_to(lo)
+    elif 0.32 <= r < 0.35 and hi is not None:
+        state.complete_bet_or_raise_to(hi)
+    else:
+        state.check_or_call()
+
+
+def pokerkit_run(
+    game: str, hands: int, seed: int, clock: Callable[[], float] = time.process_time
+) -> tuple[int, int, float]:
+    """(hands, actions, seconds) of ``hands`` PokerKit hands with the random policy."""
+    rng = random.Random(seed)
+    random.seed(seed)  # PokerKit shuffles with the module-level generator
+    actions = 0
+    start = clock()
+    for _ in range(hands):
+        state = _pokerkit_state(game)
+        while state.status:
+            if state.actor_index is not None:
+                _pokerkit_random_action(state, rng)
+                actions += 1
+            else:  # pragma: no cover - every other step is automated
+                raise RuntimeError("PokerKit waits for an operation that is not automated")
+        assert sum(state.stacks) == STACK * SEATS
+    return hands, actions, clock() - start
+
+
+def _rate(count: int, seconds: float) -> float:
+    return count / seconds if seconds > 0 else float("inf")
+
+
+def bench(
+    game: str,
+    hands: int,
+    pk_hands: int,
+    seed: int,
+    say: Callable[[str], None],
+    clock: Callable[[], float] = time.process_time,
+) -> float:
+    mine = simulate(
+        game, seats=SEATS, stack=STACK, blinds=BLINDS, hands=hands, seed=seed, clock=clock
+    )
+    n, actions, seconds = pokerkit_run(game, pk_hands, seed, clock)
+    theirs_hps, theirs_aps = _rate(n, seconds), _rate(actions, seconds)
+    ratio = mine.hands_per_second / theirs_hps
+    say(
+        f"{game:5}  croupier {mine.hands_per_second:10,.0f} hands/s {mine.actions_per_second:11,.0f}"
+        f" actions/s ({mine.hands} hands)   PokerKit {theirs_hps:8,.1f} hands/s"
+        f" {theirs_aps:9,.0f} actions/s ({n} hands)   ratio {ratio:6.1f}x"
+        f"  (actions/hand {mine.actions / max(1, mine.hands):.1f} vs {actions / max(1, n):.1f})"
+    )
+    return ratio
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--hands", type=int, default=5000, help="croupier hands per game")
+    parser.add_argument("--pk-hands", type=int, default=300, help="PokerKit hands per game")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--games", default="nlhe,plo,flhe")
+    parser.add_argument(
+        "--clock",
+        choices=("cpu", "wall"),
+        default="cpu",
+        help="time the process's CPU (default: steady on a shared machine) or the wall clock",
+    )
+    args = parser.parse_args(argv)
+    clock = time.process_time if args.clock == "cpu" else time.perf_counter
+    print(
+        f"6-max, stacks {STACK}, blinds {BLINDS[0]}/{BLINDS[1]}, policy random,"
+        f" seed {args.seed}, {args.clock} time"
+    )
+    for game in args.games.split(","):
+        bench(game.strip(), args.hands, args.pk_hands, args.seed, print, clock)
+
+
+if __name__ == "__main__":
+    main()
