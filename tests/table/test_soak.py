@@ -63,7 +63,7 @@ class TableRig:
         self.delivered = 0
         self.boundaries = 0
         self.shown: dict[str | None, set[Any]] = {}
-        self.actor.subscribe(None, self.spectate)
+        self.actor.subscribe(None, self.spectate, internal=True)
         self.bots: list[BotRunner] = []
         for k in range(min(2 + index % 5, seats)):
             strategy = EquityBot(random.Random(index * 10 + k), trials=8) if k % 2 else RuleBot()

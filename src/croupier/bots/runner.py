@@ -76,11 +76,16 @@ class BotRunner:
         return f"{self.player_id}:{next(self._ids)}"
 
     async def join(self, buy_in: int, *, seat: int | None = None) -> CommandResult:
-        """Subscribe, then sit down with ``buy_in`` chips."""
-        self.attach(self.actor)
-        return await self.actor.submit(
-            SitDown(self._id(), self.player_id, self.name, buy_in, seat, is_bot=True)
-        )
+        """Subscribe, then sit down with ``buy_in`` chips (where the table allows no
+        spectators, R-SEAT-2, sit down first, then subscribe as the seated player)."""
+        sit = SitDown(self._id(), self.player_id, self.name, buy_in, seat, is_bot=True)
+        if self.actor.table.config.rules.spectators:
+            self.attach(self.actor)
+            return await self.actor.submit(sit)
+        result = await self.actor.submit(sit)
+        if result.accepted:
+            self.attach(self.actor)
+        return result
 
     def attach(self, actor: TableActor) -> None:
         """(Re)subscribe to ``actor`` (e.g. after the table was restored from its journal)."""

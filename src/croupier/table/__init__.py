@@ -12,10 +12,12 @@ from croupier.table.commands import (
     Leave,
     Reconnect,
     Reload,
+    RespondAncre,
     ShowCards,
     SitDown,
     SitIn,
     SitOut,
+    UsePower,
     UseTimeBank,
 )
 from croupier.table.config import TableConfig
@@ -42,6 +44,7 @@ __all__ = [
     "PlayChips",
     "Reconnect",
     "Reload",
+    "RespondAncre",
     "Seat",
     "ShowCards",
     "SitDown",
@@ -54,6 +57,7 @@ __all__ = [
     "TableError",
     "TableEvent",
     "TableSnapshot",
+    "UsePower",
     "UseTimeBank",
     "for_audience",
     "plan_recovery",

@@ -136,6 +136,7 @@ class TableActor:
         *,
         since: int | None = None,
         epoch: int | None = None,
+        internal: bool = False,
     ) -> EventStream:
         """Subscribe ``player_id`` (``None``: spectator): events arrive redacted for them in
         the stream's queue, or to ``callback`` if given. ``stream.initial`` holds the
@@ -144,7 +145,7 @@ class TableActor:
         deliver = callback if callback is not None else stream.queue.put_nowait
 
         stream.subscription, stream.initial = self.table.subscribe(
-            player_id, deliver, since=since, epoch=epoch
+            player_id, deliver, since=since, epoch=epoch, internal=internal
         )
         return stream
 

@@ -8,6 +8,8 @@ answer and is applied once.
 True
 >>> Act("c2", "alice", "raise", 40).amount
 40
+>>> UsePower("c3", "alice", "ancre_courte", target_seat=4).target_seat
+4
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from typing import Literal
 
 __all__ = [
     "Act",
+    "AncreExpired",
     "Command",
     "Disconnect",
     "Draw",
@@ -24,12 +27,14 @@ __all__ = [
     "Message",
     "Reconnect",
     "Reload",
+    "RespondAncre",
     "ShowCards",
     "SitDown",
     "SitIn",
     "SitOut",
     "StartHand",
     "Timeout",
+    "UsePower",
     "UseTimeBank",
     "WindowExpired",
 ]
@@ -110,11 +115,36 @@ class Draw:
 
 @dataclass(frozen=True, slots=True)
 class ShowCards:
-    """At showdown: show (``True``) or muck (``False``)."""
+    """At showdown: show (``True``) or muck (``False``). In the pause after a hand won
+    uncontested, the winner may show (``True``, R-POT-4)."""
 
     command_id: str
     player_id: str
     show: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class UsePower:
+    """Naiko mode (SPEC §9): use ``power`` (``coup_d_oeil``, ``echange_de_manche``,
+    ``ancre_courte``, ``sceau_protecteur``). ``target_seat``: the Ancre Courte's target;
+    ``card``: the hole card an Échange de Manche discards (card text such as ``"7c"``).
+    ``sceau_protecteur`` answers an Ancre aimed at you, as ``RespondAncre(block=True)``."""
+
+    command_id: str
+    player_id: str
+    power: str
+    target_seat: int | None = None
+    card: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class RespondAncre:
+    """Naiko mode: the target of an Ancre Courte answers inside its window, even out of
+    turn: ``block`` with Sceau Protecteur (1 Destello) or pass (R-NAIKO-8)."""
+
+    command_id: str
+    player_id: str
+    block: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -161,6 +191,13 @@ class WindowExpired:
     since: float
 
 
+@dataclass(frozen=True, slots=True)
+class AncreExpired:
+    """Internal: the Ancre response window ``token`` ran out (the Ancre applies)."""
+
+    token: int
+
+
 Command = (
     SitDown
     | SitOut
@@ -173,7 +210,9 @@ Command = (
     | UseTimeBank
     | Disconnect
     | Reconnect
+    | UsePower
+    | RespondAncre
 )
 
-Message = Command | Timeout | StartHand | WindowExpired
+Message = Command | Timeout | StartHand | WindowExpired | AncreExpired
 """Everything the table actor's mailbox carries."""

@@ -30,7 +30,14 @@ class TableConfig:
     ``buy_in_max`` 0 means no maximum (allowed only on limit tables: R-SEAT-1 asks for a
     maximum on No-Limit and Pot-Limit). ``bot_delay_seconds`` is how long a bot "thinks"
     on the table clock. ``history`` bounds the event history kept for resync.
-    ``testing`` allows a non-live (seeded) shuffler (R-CARD-3).
+    ``testing`` allows a non-live (seeded) shuffler (R-CARD-3). ``naiko`` plays Naiko
+    mode (SPEC §9, Hold'em only); ``None`` (the default) means: the ``naiko`` profile on a
+    Hold'em game.
+
+    >>> TableConfig.default(Game.of("nlhe", blinds=(1, 2), rules="naiko")).naiko
+    True
+    >>> TableConfig.default(Game.of("plo", blinds=(1, 2), rules="naiko")).naiko
+    False
     """
 
     game: Game
@@ -43,9 +50,15 @@ class TableConfig:
     history: int = 512
     table_id: str = "table"
     testing: bool = False
+    naiko: bool | None = None
 
     def __post_init__(self) -> None:
         v = self.game.variant
+        holdem = v.key == "holdem"
+        if self.naiko is None:
+            object.__setattr__(self, "naiko", self.game.rules.name == "naiko" and holdem)
+        elif self.naiko and not holdem:
+            raise TableError("naiko_holdem_only", "Naiko mode is played in Texas Hold'em only")
         lo = max(2, v.min_players)
         hi = min(v.max_players, self.game.rules.max_seats)
         if not lo <= self.seats <= hi:

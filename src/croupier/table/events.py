@@ -27,10 +27,13 @@ from croupier.engine.views import TableView, redact
 from croupier.table.seating import Seat
 
 __all__ = [
+    "AncreWindowOpened",
+    "CarrouselShown",
     "Disconnected",
     "HandBegan",
     "HandSettled",
     "HandVoided",
+    "NaikoStatus",
     "Notice",
     "PlayerLeft",
     "PlayerSeated",
@@ -150,9 +153,52 @@ class HandBegan(Notice):
 
 
 @dataclass(frozen=True, slots=True)
+class NaikoStatus:
+    """The public Naiko state of the hand (SPEC §9), by engine position: the carrousel,
+    each player's Destellos and powers used, this betting round's normal activations
+    (at most 3), the players anchored this round, who used a power this turn (-1: nobody)
+    and the open Ancre window ``(caster, target)``."""
+
+    carrousel: tuple[str, ...]
+    destellos: tuple[int, ...]
+    used: tuple[tuple[str, ...], ...]
+    activations: int
+    anchored: tuple[int, ...]
+    turn_used: int
+    window: tuple[int, int] | None
+
+
+@dataclass(frozen=True, slots=True)
+class CarrouselShown(Notice):
+    """Naiko mode: the hand's carrousel (R-NAIKO-2) and each dealt seat's Destellos after
+    the one earned for being dealt in (R-NAIKO-1), shown to all at the start of the hand."""
+
+    type: ClassVar[str] = "carrousel"
+    hand_no: int
+    powers: tuple[str, ...]
+    destellos: tuple[tuple[int, int], ...]
+    """(seat, Destellos) for the seats dealt in."""
+
+
+@dataclass(frozen=True, slots=True)
+class AncreWindowOpened(Notice):
+    """An Ancre Courte waits for its target's answer until ``closes_at`` (R-NAIKO-8):
+    Sceau Protecteur (``RespondAncre(block=True)``) or pass. The acting player's clock is
+    paused with ``remaining`` seconds, resumed when the window closes."""
+
+    type: ClassVar[str] = "ancre_window"
+    caster_seat: int
+    target_seat: int
+    target_player_id: str
+    closes_at: float
+    remaining: float
+
+
+@dataclass(frozen=True, slots=True)
 class Turn(Notice):
     """``seat`` must decide before ``deadline`` (table clock). ``phase`` is ``betting``,
-    ``drawing`` or ``showdown``. ``view`` (with the legal actions) goes to that player only."""
+    ``drawing`` or ``showdown``. ``view`` (with the legal actions) goes to that player only.
+    ``naiko``: the public Naiko state (Naiko tables only)."""
 
     type: ClassVar[str] = "turn"
     seat: int
@@ -161,6 +207,7 @@ class Turn(Notice):
     phase: str
     deadline: float
     view: TableView | None
+    naiko: NaikoStatus | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -265,3 +312,6 @@ class TableSnapshot:
     hand: TableView | None
     actor_seat: int | None
     deadline: float | None
+    naiko: NaikoStatus | None = None
+    window_closes_at: float | None = None
+    """Naiko mode: when the open Ancre response window closes (the clock is paused)."""

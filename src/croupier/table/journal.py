@@ -25,6 +25,8 @@ from croupier.engine.cards import Card
 from croupier.table.seating import Seat
 
 __all__ = [
+    "BuyInAborted",
+    "BuyInIntent",
     "CashOutDone",
     "CashOutRecord",
     "HandEndRecord",
@@ -32,6 +34,7 @@ __all__ = [
     "HandVoidRecord",
     "InMemoryJournal",
     "Journal",
+    "ProtectionUsed",
     "Record",
     "Recovery",
     "Restarted",
@@ -72,6 +75,40 @@ class SeatsRecord:
     seats: tuple[Seat, ...]
     reason: str = ""
     cash_outs: tuple[CashOutRecord, ...] = ()
+    buy_in: str = ""
+    """The ref of the :class:`BuyInIntent` whose chips this seat map holds (sit down,
+    reload): the intent is complete."""
+
+
+@dataclass(frozen=True, slots=True)
+class BuyInIntent:
+    """Written *before* the bank is asked for a buy-in or reload (``ref`` is the bank
+    reference). If the table stops before the seat map holding the chips is journaled
+    (:attr:`SeatsRecord.buy_in`) or the refusal is (:class:`BuyInAborted`), recovery
+    asks the bank again with the same ref (a no-op if it was taken) and refunds it, so no
+    chip is stranded in the table's escrow."""
+
+    ref: str
+    player_id: str
+    amount: int
+
+
+@dataclass(frozen=True, slots=True)
+class BuyInAborted:
+    """The buy-in ``ref`` did not reach a seat: refused by the bank (``insufficient_funds``)
+    or refunded at recovery (``crash``)."""
+
+    ref: str
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class ProtectionUsed:
+    """``player_id`` used an all-in protection at table-clock time ``at`` (R-TIME-2: the
+    quota per 24 hours survives a restart)."""
+
+    player_id: str
+    at: float
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,6 +132,9 @@ class HandStartRecord:
     deck: tuple[Card, ...] = field(repr=False)
     salt: bytes = field(repr=False)
     entropy: int = 0
+    carrousel: int = -1
+    """Naiko mode: the index of the hand's carrousel in ``croupier.engine.naiko.CARROUSELS``
+    (-1: not a Naiko hand)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,7 +157,17 @@ class CashOutDone:
     ref: str
 
 
-Record = SeatsRecord | HandStartRecord | HandEndRecord | HandVoidRecord | CashOutDone | Restarted
+Record = (
+    SeatsRecord
+    | HandStartRecord
+    | HandEndRecord
+    | HandVoidRecord
+    | CashOutDone
+    | Restarted
+    | BuyInIntent
+    | BuyInAborted
+    | ProtectionUsed
+)
 
 
 class Journal(Protocol):
@@ -153,6 +203,9 @@ class Recovery:
     pending_cash_outs: tuple[CashOutRecord, ...]
     settled: frozenset[int]
     epoch: int = 0
+    pending_buy_ins: tuple[BuyInIntent, ...] = ()
+    """Buy-ins journaled as intended but neither seated nor aborted: to refund."""
+    protections: tuple[ProtectionUsed, ...] = ()
 
 
 def plan_recovery(records: Sequence[Record]) -> Recovery:
@@ -175,11 +228,20 @@ def plan_recovery(records: Sequence[Record]) -> Recovery:
     pending: dict[str, CashOutRecord] = {}
     settled: set[int] = set()
     epoch = 0
+    intents: dict[str, BuyInIntent] = {}
+    protections: list[ProtectionUsed] = []
     for rec in records:
         if isinstance(rec, SeatsRecord):
             seats = rec.seats
             for co in rec.cash_outs:
                 pending[co.ref] = co
+            intents.pop(rec.buy_in, None)
+        elif isinstance(rec, BuyInIntent):
+            intents[rec.ref] = rec
+        elif isinstance(rec, BuyInAborted):
+            intents.pop(rec.ref, None)
+        elif isinstance(rec, ProtectionUsed):
+            protections.append(rec)
         elif isinstance(rec, Restarted):
             epoch = max(epoch, rec.epoch)
         elif isinstance(rec, HandStartRecord):
@@ -196,7 +258,15 @@ def plan_recovery(records: Sequence[Record]) -> Recovery:
         else:
             pending.pop(rec.ref, None)
     return Recovery(
-        seats, open_hand, next_hand, button, tuple(pending.values()), frozenset(settled), epoch
+        seats,
+        open_hand,
+        next_hand,
+        button,
+        tuple(pending.values()),
+        frozenset(settled),
+        epoch,
+        tuple(intents.values()),
+        tuple(protections),
     )
 
 

@@ -34,7 +34,9 @@ class Seat:
     ``waiting_bb``: a new player waiting for the big blind; ``owes_bb``/``owes_sb``: blinds
     missed while sitting out (R-SEAT-3); ``post_now``: the player chose to post what is owed
     at the next hand rather than wait; ``disconnected_at``: the clock time the connection
-    dropped (``None``: connected); ``leaving``: stands up when the hand ends.
+    dropped (``None``: connected); ``leaving``: stands up when the hand ends;
+    ``destellos``: Naiko mode's Destellos held at this table between hands (R-NAIKO-1:
+    kept while seated, sitting out included, lost with the seat).
     """
 
     seat: int
@@ -51,6 +53,7 @@ class Seat:
     disconnected_at: float | None = None
     leaving: bool = False
     time_bank: float = 0.0
+    destellos: int = 0
 
     @property
     def display_name(self) -> str:

@@ -19,6 +19,7 @@ import secrets
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
+from functools import partial
 from typing import Any, Protocol
 
 from croupier.engine import actions as A
@@ -31,14 +32,17 @@ from croupier.engine.state import (
     Phase,
     apply,
     protect,
+    show_uncontested,
     start_hand,
 )
 from croupier.engine.views import view
+from croupier.table import seatcmds
 from croupier.table.bank import Bank, PlayChips
 from croupier.table.button import HandPlan, mark_missed_blinds, plan_hand
 from croupier.table.clock import Clock, TimerHandle
 from croupier.table.commands import (
     Act,
+    AncreExpired,
     Command,
     Disconnect,
     Draw,
@@ -46,31 +50,27 @@ from croupier.table.commands import (
     Message,
     Reconnect,
     Reload,
+    RespondAncre,
     ShowCards,
     SitDown,
     SitIn,
     SitOut,
     StartHand,
     Timeout,
+    UsePower,
     UseTimeBank,
     WindowExpired,
 )
 from croupier.table.config import TableConfig
 from croupier.table.eventlog import EventLog, Subscription
 from croupier.table.events import (
-    Disconnected,
     HandBegan,
     HandSettled,
     HandVoided,
     Notice,
-    PlayerLeft,
-    PlayerSeated,
     Protected,
-    Reconnected,
     ReloadOffered,
-    SatIn,
     SatOut,
-    SeatChanged,
     TableEvent,
     TableSnapshot,
     TimeBankUsed,
@@ -78,20 +78,23 @@ from croupier.table.events import (
     Turn,
 )
 from croupier.table.journal import (
+    BuyInAborted,
     CashOutDone,
     CashOutRecord,
     HandEndRecord,
     HandStartRecord,
     HandVoidRecord,
     Journal,
+    ProtectionUsed,
     Restarted,
     SeatsRecord,
     commit_deck,
     plan_recovery,
 )
-from croupier.table.policies import DAY, automatic_action, can_protect, protections_in_window
+from croupier.table.naiko import NaikoDesk
+from croupier.table.policies import DAY, automatic_action, can_protect
 from croupier.table.results import CommandResult, TableError
-from croupier.table.seating import Seat, check_buy_in, choose_seat, label_bot
+from croupier.table.seating import Seat
 
 __all__ = ["DAY", "Subscription", "Table", "TableCrashed"]
 ANSWERS_KEPT = 10_000
@@ -158,6 +161,12 @@ class Table:
         self.rake_total = 0
         self._step = 0
         self._clock_step = -1
+        self.naiko: NaikoDesk | None = NaikoDesk(self) if config.naiko else None
+        """Naiko mode (SPEC §9): the running Naiko hand and its Ancre window."""
+        self._resume: tuple[float, float | None] | None = None
+        """After an Ancre window: the decision seconds left and the time bank's start."""
+        self.last_hand: HandState | None = None
+        """The last hand, settled: its uncontested winner may show until the next deal."""
 
     # -- construction ---------------------------------------------------------------------
 
@@ -197,8 +206,16 @@ class Table:
         for co in rec.pending_cash_outs:
             table.bank.cash_out(co.player_id, co.amount, co.ref)
             table.journal.append(table.id, CashOutDone(co.ref))
+        for intent in rec.pending_buy_ins:
+            # Taken or not? Ask again with the same ref (a no-op if it was taken), then
+            # give it back: the chips never reached a seat.
+            if table.bank.buy_in(intent.player_id, intent.amount, intent.ref):
+                table.bank.cash_out(intent.player_id, intent.amount, f"{intent.ref}:refund")
+            table.journal.append(table.id, BuyInAborted(intent.ref, "crash"))
+        for used in rec.protections:
+            table.protections.setdefault(used.player_id, []).append(used.at)
         for s in table.seats.values():
-            table._arm_window(s.player_id, now)
+            seatcmds.arm_window(table, s.player_id, now)
         table._schedule_hand()
         return table
 
@@ -216,7 +233,11 @@ class Table:
                 self._start_hand()
             return None
         if isinstance(msg, WindowExpired):
-            self._on_window_expired(msg)
+            seatcmds.on_window_expired(self, msg)
+            return None
+        if isinstance(msg, AncreExpired):
+            if self.naiko is not None:
+                self.naiko.on_expired(msg)
             return None
         cached = self._answers.get(msg.command_id)
         if cached is not None:
@@ -234,17 +255,19 @@ class Table:
 
     def _dispatch(self, cmd: Command) -> Any:
         handlers: dict[type, Callable[[Any], Any]] = {
-            SitDown: self._sit_down,
+            SitDown: partial(seatcmds.sit_down, self),
             Act: self._act,
             Draw: self._act,
             ShowCards: self._act,
-            SitOut: self._sit_out,
-            SitIn: self._sit_in,
-            Leave: self._leave,
-            Reload: self._reload,
+            SitOut: partial(seatcmds.sit_out, self),
+            SitIn: partial(seatcmds.sit_in, self),
+            Leave: partial(seatcmds.leave, self),
+            Reload: partial(seatcmds.reload, self),
             UseTimeBank: self._use_time_bank,
-            Disconnect: self._disconnect,
-            Reconnect: self._reconnect,
+            Disconnect: partial(seatcmds.disconnect, self),
+            Reconnect: partial(seatcmds.reconnect, self),
+            UsePower: self._use_power,
+            RespondAncre: self._use_power,
         }
         handler = handlers.get(type(cmd))
         if handler is None:
@@ -288,8 +311,10 @@ class Table:
     def _ref(self, what: str) -> str:
         return f"{self.id}:{self.epoch}:{what}:{next(self._refs)}:{secrets.token_hex(4)}"
 
-    def _journal_seats(self, reason: str, cash_outs: tuple[CashOutRecord, ...] = ()) -> None:
-        self.journal.append(self.id, SeatsRecord(self._seats_tuple(), reason, cash_outs))
+    def _journal_seats(
+        self, reason: str, cash_outs: tuple[CashOutRecord, ...] = (), *, buy_in: str = ""
+    ) -> None:
+        self.journal.append(self.id, SeatsRecord(self._seats_tuple(), reason, cash_outs, buy_in))
 
     # -- events ---------------------------------------------------------------------------
 
@@ -316,6 +341,14 @@ class Table:
         number = self.hand_no if hand_no is None else hand_no
         return self.log.publish(data, hand_no=number, players=players, to=to)
 
+    def _use_power(self, cmd: UsePower | RespondAncre) -> None:
+        if self.naiko is None:
+            raise TableError("not_naiko", "powers are played at Naiko tables only (SPEC §9)")
+        if isinstance(cmd, UsePower):
+            self.naiko.use_power(cmd)
+        else:
+            self.naiko.respond(cmd)
+
     def _publish_engine(self, events: Iterable[Event]) -> None:
         players = self.hand_record.players if self.hand_record is not None else ()
         for e in events:
@@ -328,10 +361,19 @@ class Table:
         *,
         since: int | None = None,
         epoch: int | None = None,
+        internal: bool = False,
     ) -> tuple[Subscription, TableSnapshot | list[TableEvent]]:
         """Subscribe ``player_id`` (``None``: spectator). Returns the subscription and either
         the events after version ``since`` (redacted) or, if ``since`` is missing, from
-        another epoch or older than the bounded history, a full snapshot."""
+        another epoch or older than the bounded history, a full snapshot.
+
+        Where the rules allow no spectators (the arcade, R-SEAT-2) a subscription by
+        nobody (``None``) or by a player not seated here is refused with
+        ``spectators_not_allowed``. ``internal``: an in-process observer of the table
+        (the hand archive, tests), not a spectator; it sees what a spectator would."""
+        spectator = player_id is None or self._find(player_id) is None
+        if spectator and not internal and not self.config.rules.spectators:
+            raise TableError("spectators_not_allowed", "this table allows no spectators (R-SEAT-2)")
         return self.log.add(player_id, callback), self.catch_up(player_id, since, epoch)
 
     def unsubscribe(self, sub: Subscription) -> None:
@@ -367,157 +409,9 @@ class Table:
             hand_view,
             actor_seat,
             self.deadline,
+            None if self.naiko is None else self.naiko.status(),
+            None if self.naiko is None else self.naiko.closes_at,
         )
-
-    # -- seating commands -----------------------------------------------------------------
-
-    def _sit_down(self, cmd: SitDown) -> int:
-        cfg = self.config
-        if self._find(cmd.player_id) is not None:
-            raise TableError("already_seated", f"{cmd.player_id} already has a seat here")
-        if cmd.is_bot and not cfg.bots_allowed:
-            raise TableError("bots_not_allowed", "this table does not seat bots")
-        number = choose_seat(self.seats, cfg.seats, cmd.seat)
-        check_buy_in(self.config, cmd.buy_in, 0)
-        if not self.bank.buy_in(cmd.player_id, cmd.buy_in, self._ref("buy-in")):
-            raise TableError(
-                "insufficient_funds", f"{cmd.player_id} cannot buy in for {cmd.buy_in}"
-            )
-        name = cmd.name or cmd.player_id
-        standard = cfg.has_blinds and cfg.rules.button == "standard"
-        seat = Seat(
-            number,
-            cmd.player_id,
-            label_bot(name) if cmd.is_bot else name,
-            cmd.is_bot,
-            cmd.buy_in,
-            waiting_bb=standard,
-            post_now=cmd.post_big_blind,
-            time_bank=float(cfg.rules.time_bank_seconds),
-        )
-        self._set(seat)
-        self._journal_seats("sit_down")
-        self._publish(PlayerSeated(number, seat.player_id, seat.name, seat.is_bot, seat.stack))
-        self._schedule_hand()
-        return number
-
-    def _sit_out(self, cmd: SitOut) -> None:
-        seat = self.seat_of(cmd.player_id)
-        if seat.sitting_out:
-            raise TableError("already_sitting_out", "already sitting out")
-        self._set(replace(seat, sitting_out=True, post_now=False))
-        self._journal_seats("sit_out")
-        self._publish(SatOut(seat.seat, "requested"))
-
-    def _sit_in(self, cmd: SitIn) -> None:
-        seat = self.seat_of(cmd.player_id)
-        if not seat.sitting_out:
-            raise TableError("not_sitting_out", "not sitting out")
-        if seat.stack <= 0:
-            raise TableError("no_chips", "reload before sitting in (R-SEAT-1)")
-        self._set(replace(seat, sitting_out=False, post_now=cmd.post_blinds))
-        self._journal_seats("sit_in")
-        self._publish(SatIn(seat.seat))
-        self._schedule_hand()
-
-    def _leave(self, cmd: Leave) -> str:
-        seat = self.seat_of(cmd.player_id)
-        if seat.leaving:
-            raise TableError("already_leaving", "already leaving at the end of the hand")
-        if self._position(seat.seat) is not None:
-            self._set(replace(seat, leaving=True))
-            self._publish(SatOut(seat.seat, "leaving"))
-            self._drive()
-            return "after_hand"
-        self._stand_up(seat, "left")
-        self._schedule_hand()
-        return "now"
-
-    def _stand_up(self, seat: Seat, reason: str) -> None:
-        del self.seats[seat.seat]
-        cash: tuple[CashOutRecord, ...] = ()
-        if seat.stack > 0:
-            cash = (CashOutRecord(self._ref("cash-out"), seat.player_id, seat.stack),)
-        self._journal_seats(reason, cash)
-        for co in cash:
-            self.bank.cash_out(co.player_id, co.amount, co.ref)
-            self.journal.append(self.id, CashOutDone(co.ref))
-        self._publish(PlayerLeft(seat.seat, seat.player_id, seat.stack, reason))
-
-    def _reload(self, cmd: Reload) -> int:
-        seat = self.seat_of(cmd.player_id)
-        if self._position(seat.seat) is not None:
-            raise TableError("in_hand", "reload between hands")
-        if self.config.buy_in_max and seat.stack >= self.config.buy_in_max:
-            raise TableError("at_max", "the stack is already at the maximum buy-in")
-        check_buy_in(self.config, cmd.amount, seat.stack)
-        if not self.bank.buy_in(cmd.player_id, cmd.amount, self._ref("reload")):
-            raise TableError("insufficient_funds", f"{cmd.player_id} cannot add {cmd.amount}")
-        new = replace(seat, stack=seat.stack + cmd.amount, busted=False)
-        if seat.busted:
-            new = replace(new, sitting_out=False)
-        self._set(new)
-        self._journal_seats("reload")
-        self._publish(SeatChanged(new, "reload"))
-        if seat.busted:
-            self._publish(SatIn(seat.seat))
-        self._schedule_hand()
-        return new.stack
-
-    # -- connections ------------------------------------------------------------------------
-
-    def _disconnect(self, cmd: Disconnect) -> float:
-        seat = self.seat_of(cmd.player_id)
-        if not seat.connected:
-            raise TableError("already_disconnected", "already disconnected")
-        now = self.clock.now()
-        self._set(replace(seat, disconnected_at=now))
-        rules = self.config.rules
-        self._arm_window(seat.player_id, now)
-        until = now + rules.reconnect_seconds
-        self._publish(Disconnected(seat.seat, self._policy(seat.player_id), until))
-        self._drive()
-        return until
-
-    def _arm_window(self, player_id: str, since: float) -> None:
-        when = since + self.config.rules.reconnect_seconds
-        self.clock.call_at(when, lambda: self.wake(WindowExpired(player_id, since)))
-
-    def _reconnect(self, cmd: Reconnect) -> TableSnapshot:
-        seat = self._find(cmd.player_id)
-        if seat is None:
-            raise TableError(
-                "seat_lost", "no seat to return to (the reconnection window has passed)"
-            )
-        if not seat.connected:
-            self._set(replace(seat, disconnected_at=None))
-            self._publish(Reconnected(seat.seat))
-        return self.snapshot(cmd.player_id)
-
-    def _on_window_expired(self, msg: WindowExpired) -> None:
-        seat = self._find(msg.player_id)
-        if seat is None or seat.disconnected_at != msg.since:
-            return
-        if self._position(seat.seat) is not None:
-            self._set(replace(seat, leaving=True))
-            self._drive()
-            return
-        self._stand_up(seat, "disconnected")
-
-    def _policy(self, player_id: str) -> str:
-        """The disconnection policy that applies to ``player_id`` now (R-TIME-2)."""
-        rules = self.config.rules
-        if (
-            rules.disconnection == "all_in_protection"
-            and self._protections_used(player_id) >= rules.all_in_protections_per_day
-        ):
-            return "fold"
-        return rules.disconnection
-
-    def _protections_used(self, player_id: str) -> int:
-        recent = protections_in_window(self.protections.get(player_id, []), self.clock.now())
-        self.protections[player_id] = recent
-        return len(recent)
 
     # -- the hand loop --------------------------------------------------------------------
 
@@ -557,6 +451,8 @@ class Table:
         self.seats = seats
         self.hand_no += 1
         self.button = plan.button
+        self.last_hand = None
+        carrousel = self.naiko.draw_carrousel() if self.naiko is not None else -1
         deck = self.shuffler.shuffle(game.variant.deck)
         salt = secrets.token_bytes(16)
         entropy = self.rng.getrandbits(32)
@@ -573,15 +469,27 @@ class Table:
             tuple(deck),
             salt,
             entropy,
+            carrousel,
         )
         self.journal.append(self.id, record)
         self.hand_record = record
         self.plan = plan
         self._fault("hand_journaled")
         try:
-            state, events = start_hand(
-                game, stacks, deck, blinds=plan.blinds, dead=plan.dead, entropy=entropy
-            )
+            if self.naiko is not None:
+                state, events = self.naiko.start(
+                    game,
+                    stacks,
+                    deck,
+                    carrousel=carrousel,
+                    destellos=tuple(self.seats[s].destellos for s in plan.seats),
+                    blinds=plan.blinds,
+                    dead=plan.dead,
+                )
+            else:
+                state, events = start_hand(
+                    game, stacks, deck, blinds=plan.blinds, dead=plan.dead, entropy=entropy
+                )
         except InconsistentStateError as exc:
             self._void(f"misdeal: {exc}")
             return
@@ -597,6 +505,8 @@ class Table:
                 record.commitment,
             )
         )
+        if self.naiko is not None:
+            self.naiko.announce(self.hand_no, plan.seats)
         self._after_engine(state, events)
 
     def _engine(self, fn: Callable[[], tuple[HandState, list[Event]]]) -> bool:
@@ -613,8 +523,17 @@ class Table:
         self._after_engine(state, events)
         return True
 
+    def _apply(self, base: HandState, action: A.Action) -> tuple[HandState, list[Event]]:
+        """The engine's ``apply``, through the Naiko rules at a Naiko table."""
+        if self.naiko is not None and self.naiko.hand is not None:
+            return self.naiko.act(base, action)
+        return apply(base, action)
+
     def _after_engine(self, state: HandState, events: list[Event]) -> None:
         self.hand = state
+        if self.naiko is not None:
+            self.naiko.sync(state)
+        self._resume = None
         self._step += 1
         self._fault("engine_applied")
         if state.is_over:
@@ -626,8 +545,12 @@ class Table:
     def _settle(self, state: HandState, events: list[Event]) -> None:
         assert self.plan is not None and state.result is not None
         result: HandEnded = state.result
+        destellos = self.naiko.destellos_after() if self.naiko is not None else None
         for pos, s in enumerate(self.plan.seats):
-            self._set(replace(self.seats[s], stack=result.stacks[pos]))
+            seat = replace(self.seats[s], stack=result.stacks[pos])
+            if destellos is not None:
+                seat = replace(seat, destellos=destellos[pos])
+            self._set(seat)
         self.journal.append(
             self.id,
             HandEndRecord(self.hand_no, self._seats_tuple(), result.stacks, result.rake),
@@ -639,12 +562,14 @@ class Table:
         self._publish(HandSettled(self.hand_no, stacks, result.rake))
         self._fault("settled_published")
         self._end_hand()
+        self.last_hand = state
 
     def _void(self, reason: str) -> None:
         """Void the running hand: stacks stay at the journaled start (they were never
         changed during the hand), and the voiding is journaled, then published."""
         assert self.plan is not None
         self.journal.append(self.id, HandVoidRecord(self.hand_no, self._seats_tuple(), reason))
+        self.last_hand = None
         stacks = tuple((s, self.seats[s].stack) for s in self.plan.seats if s in self.seats)
         self._publish(HandVoided(self.hand_no, reason, stacks))
         self._end_hand()
@@ -652,6 +577,9 @@ class Table:
     def _end_hand(self) -> None:
         plan = self.plan
         self._cancel_decision()
+        self._resume = None
+        if self.naiko is not None:
+            self.naiko.end()
         self.hand = None
         self.plan = None
         self.last_plan = plan
@@ -661,7 +589,7 @@ class Table:
             if seat is None:
                 continue
             if seat.leaving:
-                self._stand_up(seat, "left" if seat.connected else "disconnected")
+                seatcmds.stand_up(self, seat, "left" if seat.connected else "disconnected")
             elif seat.stack == 0 and not seat.busted:
                 self._set(replace(seat, busted=True, sitting_out=True))
                 self._publish(SatOut(s, "busted"))
@@ -687,6 +615,8 @@ class Table:
         state = self.hand
         if state is None or state.is_over or self.plan is None:
             return
+        if self.naiko is not None and self.naiko.window_open:
+            return  # the Ancre's response window is open: the actor's clock is paused
         pos = state.actor
         if pos < 0:
             return
@@ -695,7 +625,7 @@ class Table:
             self._auto(pos, "leaving", protect_ok=False)
             return
         if not seat.connected:
-            policy = self._policy(seat.player_id)
+            policy = seatcmds.policy(self, seat.player_id)
             if policy in ("fold", "all_in_protection"):
                 self._auto(pos, f"disconnected ({policy})", protect_ok=policy != "fold")
                 return
@@ -707,15 +637,40 @@ class Table:
         rules = self.config.rules
         if self._decision_token and self._clock_step == self._step:
             return  # this decision's clock is already running
+        resume, self._resume = self._resume, None
         self._cancel_decision()
         self._clock_step = self._step
-        seconds = rules.draw_clock_seconds if state.phase is Phase.DRAWING else rules.clock_seconds
+        seconds: float = (
+            rules.draw_clock_seconds if state.phase is Phase.DRAWING else rules.clock_seconds
+        )
+        if resume is not None:  # after an Ancre window: the time that was left
+            seconds, self._bank_from = resume
         self.deadline = self.clock.now() + seconds
         self._arm_decision()
+        self._publish_turn(pos, seat)
+
+    def _publish_turn(self, pos: int, seat: Seat) -> None:
         # the view (with the legal actions) is redacted away for all but the actor
+        state = self.hand
+        assert state is not None and self.deadline is not None
         self._publish(
-            Turn(seat.seat, seat.player_id, pos, state.phase.value, self.deadline, view(state, pos))
+            Turn(
+                seat.seat,
+                seat.player_id,
+                pos,
+                state.phase.value,
+                self.deadline,
+                view(state, pos),
+                None if self.naiko is None else self.naiko.status(),
+            )
         )
+
+    def _refresh_turn(self) -> None:
+        """Publish the actor's turn again, same deadline (a power changed their view)."""
+        state = self.hand
+        if state is None or self.plan is None or state.actor < 0 or self.deadline is None:
+            return
+        self._publish_turn(state.actor, self.seats[self.plan.seats[state.actor]])
 
     def _arm_decision(self) -> None:
         assert self.deadline is not None
@@ -743,14 +698,16 @@ class Table:
         seat = self.seats[self.plan.seats[pos]]
         self._cancel_decision()
         if protect_ok and can_protect(state, pos):
-            self.protections.setdefault(seat.player_id, []).append(self.clock.now())
-            self._publish(Protected(seat.seat, self._protections_used(seat.player_id)))
+            now = self.clock.now()
+            self.journal.append(self.id, ProtectionUsed(seat.player_id, now))
+            self.protections.setdefault(seat.player_id, []).append(now)
+            self._publish(Protected(seat.seat, seatcmds.protections_used(self, seat.player_id)))
             self._engine(lambda: protect(state, pos))
             return
         base, action = automatic_action(state, pos, timeout=reason == "timeout")
         kind = "stand_pat" if action.kind is A.ActionKind.DRAW else action.kind.value
         self._publish(TimedOut(seat.seat, kind, reason))
-        self._engine(lambda: apply(base, action))
+        self._engine(lambda: self._apply(base, action))
 
     def _use_time_bank(self, cmd: UseTimeBank) -> float:
         seat = self.seat_of(cmd.player_id)
@@ -768,9 +725,24 @@ class Table:
         self._publish(TimeBankUsed(seat.seat, self.deadline))
         return self.deadline
 
+    def _show_uncontested(self, cmd: ShowCards) -> None:
+        """Between hands: the uncontested winner of the last hand shows (R-POT-4)."""
+        seat = self.seat_of(cmd.player_id)
+        last, record = self.last_hand, self.hand_record
+        if last is None or record is None or cmd.player_id not in record.players:
+            raise TableError("not_in_hand", "you were not dealt in the last hand")
+        if not cmd.show:
+            raise TableError("bad_action", "an uncontested winner's cards stay hidden unless shown")
+        new, events = show_uncontested(last, record.players.index(seat.player_id))
+        self.last_hand = new
+        self._publish_engine(events)
+
     def _act(self, cmd: Act | Draw | ShowCards) -> None:
         seat = self.seat_of(cmd.player_id)
         state = self.hand
+        if state is None and isinstance(cmd, ShowCards):
+            self._show_uncontested(cmd)
+            return
         pos = self._position(seat.seat)
         if state is None or pos is None:
             raise TableError("not_in_hand", "you are not in a hand")
@@ -797,7 +769,7 @@ class Table:
         else:
             action = A.show(pos) if cmd.show else A.muck(pos)
         try:
-            new, events = apply(state, action)
+            new, events = self._apply(state, action)
         except InconsistentStateError as exc:
             self._void(f"inconsistent state: {exc}")
             return

@@ -22,6 +22,7 @@ from typing import Any, TypeVar
 from croupier.engine.cards import Card
 from croupier.engine.events import CardBurnt, CardsShown, Drew, Event, HoleDealt
 from croupier.engine.game import Game
+from croupier.engine.naiko import Peeked
 from croupier.engine.rng import SeededShuffler
 from croupier.engine.rules import profile
 from croupier.table.actor import EventStream, TableActor
@@ -62,6 +63,8 @@ def check_event(event: TableEvent, audience: str | None, shown: set[Card]) -> No
     elif isinstance(data, Drew) and data.player != pos:
         if any(c is not None for c in (*data.discarded, *data.received)):
             raise LeakError(f"{audience} saw another player's draw: {event}")
+    elif isinstance(data, Peeked) and data.player != pos and data.card is not None:
+        raise LeakError(f"{audience} saw another player's Coup d'Œil: {event}")
     elif isinstance(data, CardsShown):
         shown.update(data.cards)
     elif isinstance(data, Turn) and data.view is not None:
@@ -128,7 +131,7 @@ class Harness:
         h.seed = seed
         h.faults = faults
         h.actor = TableActor.open(h.config, **h._kwargs())
-        h.spectator = h.actor.subscribe(None)
+        h.spectator = h.actor.subscribe(None, internal=True)
         return h
 
     def _kwargs(self) -> dict[str, Any]:
@@ -148,7 +151,7 @@ class Harness:
         if seed is not None:
             self.seed = seed
         self.actor = TableActor.restore(self.config, **self._kwargs())
-        self.spectator = self.actor.subscribe(None)
+        self.spectator = self.actor.subscribe(None, internal=True)
         return self.actor
 
     @property

@@ -1,0 +1,227 @@
+"""A table's seating and connection commands (``SitDown`` … ``Reload``, ``Disconnect``,
+``Reconnect``), as functions of the :class:`~croupier.table.table.Table` that owns the
+seats (split out of ``table.py``; the table dispatches to them).
+
+Buy-ins and reloads journal their intent (:class:`~croupier.table.journal.BuyInIntent`)
+*before* the bank moves the chips, and the seat map holding them names it: a crash in
+between is refunded at recovery, so no chip is stranded in the table's escrow.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from croupier.table.commands import (
+    Disconnect,
+    Leave,
+    Reconnect,
+    Reload,
+    SitDown,
+    SitIn,
+    SitOut,
+    WindowExpired,
+)
+from croupier.table.events import (
+    Disconnected,
+    PlayerLeft,
+    PlayerSeated,
+    Reconnected,
+    SatIn,
+    SatOut,
+    SeatChanged,
+    TableSnapshot,
+)
+from croupier.table.journal import BuyInAborted, BuyInIntent, CashOutDone, CashOutRecord
+from croupier.table.policies import protections_in_window
+from croupier.table.results import TableError
+from croupier.table.seating import Seat, check_buy_in, choose_seat, label_bot
+
+if TYPE_CHECKING:
+    from croupier.table.table import Table
+
+__all__ = [
+    "arm_window",
+    "disconnect",
+    "leave",
+    "on_window_expired",
+    "policy",
+    "protections_used",
+    "reconnect",
+    "reload",
+    "sit_down",
+    "sit_in",
+    "sit_out",
+    "stand_up",
+    "take",
+]
+
+
+def take(t: Table, player_id: str, amount: int, what: str) -> str:
+    """Take a buy-in or reload from the bank: the intent is journaled first, so a crash
+    before the seat map holding the chips is journaled is refunded at recovery."""
+    ref = t._ref(what)
+    t.journal.append(t.id, BuyInIntent(ref, player_id, amount))
+    if not t.bank.buy_in(player_id, amount, ref):
+        t.journal.append(t.id, BuyInAborted(ref, "insufficient_funds"))
+        raise TableError("insufficient_funds", f"{player_id} cannot buy in for {amount}")
+    t._fault("bought_in")
+    return ref
+
+
+# -- seating commands -----------------------------------------------------------------
+
+
+def sit_down(t: Table, cmd: SitDown) -> int:
+    cfg = t.config
+    if t._find(cmd.player_id) is not None:
+        raise TableError("already_seated", f"{cmd.player_id} already has a seat here")
+    if cmd.is_bot and not cfg.bots_allowed:
+        raise TableError("bots_not_allowed", "this table does not seat bots")
+    number = choose_seat(t.seats, cfg.seats, cmd.seat)
+    check_buy_in(t.config, cmd.buy_in, 0)
+    ref = take(t, cmd.player_id, cmd.buy_in, "buy-in")
+    name = cmd.name or cmd.player_id
+    standard = cfg.has_blinds and cfg.rules.button == "standard"
+    seat = Seat(
+        number,
+        cmd.player_id,
+        label_bot(name) if cmd.is_bot else name,
+        cmd.is_bot,
+        cmd.buy_in,
+        waiting_bb=standard,
+        post_now=cmd.post_big_blind,
+        time_bank=float(cfg.rules.time_bank_seconds),
+    )
+    t._set(seat)
+    t._journal_seats("sit_down", buy_in=ref)
+    t._publish(PlayerSeated(number, seat.player_id, seat.name, seat.is_bot, seat.stack))
+    t._schedule_hand()
+    return number
+
+
+def sit_out(t: Table, cmd: SitOut) -> None:
+    seat = t.seat_of(cmd.player_id)
+    if seat.sitting_out:
+        raise TableError("already_sitting_out", "already sitting out")
+    t._set(replace(seat, sitting_out=True, post_now=False))
+    t._journal_seats("sit_out")
+    t._publish(SatOut(seat.seat, "requested"))
+
+
+def sit_in(t: Table, cmd: SitIn) -> None:
+    seat = t.seat_of(cmd.player_id)
+    if not seat.sitting_out:
+        raise TableError("not_sitting_out", "not sitting out")
+    if seat.stack <= 0:
+        raise TableError("no_chips", "reload before sitting in (R-SEAT-1)")
+    t._set(replace(seat, sitting_out=False, post_now=cmd.post_blinds))
+    t._journal_seats("sit_in")
+    t._publish(SatIn(seat.seat))
+    t._schedule_hand()
+
+
+def leave(t: Table, cmd: Leave) -> str:
+    seat = t.seat_of(cmd.player_id)
+    if seat.leaving:
+        raise TableError("already_leaving", "already leaving at the end of the hand")
+    if t._position(seat.seat) is not None:
+        t._set(replace(seat, leaving=True))
+        t._publish(SatOut(seat.seat, "leaving"))
+        t._drive()
+        return "after_hand"
+    stand_up(t, seat, "left")
+    t._schedule_hand()
+    return "now"
+
+
+def stand_up(t: Table, seat: Seat, reason: str) -> None:
+    del t.seats[seat.seat]
+    cash: tuple[CashOutRecord, ...] = ()
+    if seat.stack > 0:
+        cash = (CashOutRecord(t._ref("cash-out"), seat.player_id, seat.stack),)
+    t._journal_seats(reason, cash)
+    for co in cash:
+        t.bank.cash_out(co.player_id, co.amount, co.ref)
+        t.journal.append(t.id, CashOutDone(co.ref))
+    t._publish(PlayerLeft(seat.seat, seat.player_id, seat.stack, reason))
+
+
+def reload(t: Table, cmd: Reload) -> int:
+    seat = t.seat_of(cmd.player_id)
+    if t._position(seat.seat) is not None:
+        raise TableError("in_hand", "reload between hands")
+    if t.config.buy_in_max and seat.stack >= t.config.buy_in_max:
+        raise TableError("at_max", "the stack is already at the maximum buy-in")
+    check_buy_in(t.config, cmd.amount, seat.stack)
+    ref = take(t, cmd.player_id, cmd.amount, "reload")
+    new = replace(seat, stack=seat.stack + cmd.amount, busted=False)
+    if seat.busted:
+        new = replace(new, sitting_out=False)
+    t._set(new)
+    t._journal_seats("reload", buy_in=ref)
+    t._publish(SeatChanged(new, "reload"))
+    if seat.busted:
+        t._publish(SatIn(seat.seat))
+    t._schedule_hand()
+    return new.stack
+
+
+# -- connections ------------------------------------------------------------------------
+
+
+def disconnect(t: Table, cmd: Disconnect) -> float:
+    seat = t.seat_of(cmd.player_id)
+    if not seat.connected:
+        raise TableError("already_disconnected", "already disconnected")
+    now = t.clock.now()
+    t._set(replace(seat, disconnected_at=now))
+    rules = t.config.rules
+    arm_window(t, seat.player_id, now)
+    until = now + rules.reconnect_seconds
+    t._publish(Disconnected(seat.seat, policy(t, seat.player_id), until))
+    t._drive()
+    return until
+
+
+def arm_window(t: Table, player_id: str, since: float) -> None:
+    when = since + t.config.rules.reconnect_seconds
+    t.clock.call_at(when, lambda: t.wake(WindowExpired(player_id, since)))
+
+
+def reconnect(t: Table, cmd: Reconnect) -> TableSnapshot:
+    seat = t._find(cmd.player_id)
+    if seat is None:
+        raise TableError("seat_lost", "no seat to return to (the reconnection window has passed)")
+    if not seat.connected:
+        t._set(replace(seat, disconnected_at=None))
+        t._publish(Reconnected(seat.seat))
+    return t.snapshot(cmd.player_id)
+
+
+def on_window_expired(t: Table, msg: WindowExpired) -> None:
+    seat = t._find(msg.player_id)
+    if seat is None or seat.disconnected_at != msg.since:
+        return
+    if t._position(seat.seat) is not None:
+        t._set(replace(seat, leaving=True))
+        t._drive()
+        return
+    stand_up(t, seat, "disconnected")
+
+
+def policy(t: Table, player_id: str) -> str:
+    """The disconnection policy that applies to ``player_id`` now (R-TIME-2)."""
+    rules = t.config.rules
+    if (
+        rules.disconnection == "all_in_protection"
+        and protections_used(t, player_id) >= rules.all_in_protections_per_day
+    ):
+        return "fold"
+    return rules.disconnection
+
+
+def protections_used(t: Table, player_id: str) -> int:
+    recent = protections_in_window(t.protections.get(player_id, []), t.clock.now())
+    t.protections[player_id] = recent
+    return len(recent)
