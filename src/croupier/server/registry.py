@@ -182,7 +182,7 @@ class TableRegistry:
         self.tables[spec.table_id] = live
         if spec.code is not None:
             self.codes[spec.code] = spec.table_id
-        actor.subscribe(None, lambda e: self._on_event(live, e))
+        actor.subscribe(None, lambda e: self._on_event(live, e), internal=True)
         await self._seat_bots(live, restoring)
         return live
 

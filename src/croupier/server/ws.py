@@ -305,7 +305,11 @@ class WsSession:
         def deliver(event: TableEvent, table_id: str = table_id) -> None:
             self.send(event_message(table_id, event))
 
-        stream = live.actor.subscribe(self.player_id, deliver, since=msg.since, epoch=msg.epoch)
+        try:
+            stream = live.actor.subscribe(self.player_id, deliver, since=msg.since, epoch=msg.epoch)
+        except TableError as exc:
+            self.send(error(exc.code, str(exc)))
+            return
         self.streams[table_id] = stream
         self.sv.hub.watchers[table_id].add(self)
         initial = stream.initial
