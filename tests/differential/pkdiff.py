@@ -463,6 +463,10 @@ def play_hand(deal: Deal, tally: Tally) -> tuple[int, ...]:
                 raise Mismatch(f"croupier waits for player {s.actor}, PokerKit for nobody")
             if len(s.board) != sum(1 for _ in pk.get_board_cards(0)):
                 raise Mismatch("boards differ")
+            if s.stacks != tuple(pk.stacks) or s.bets != tuple(pk.bets):
+                raise Mismatch(
+                    f"stacks or bets differ: {s.stacks} {s.bets} vs {pk.stacks} {pk.bets}"
+                )
             mine, theirs = _croupier_decision(s), _pokerkit_decision(pk)
             can_raise = _reconcile(s, pk, mine, theirs, tally)
             tally.decisions += 1

@@ -76,7 +76,8 @@ def test_random_policy_frequencies() -> None:
 
 
 def test_result_line_and_rates() -> None:
-    """The summary line reads ``N hands, A actions in T s: H hands/s, R actions/s``."""
+    """R-CARD-3 (seeded simulations): the summary line reads ``N hands, A actions in T s:
+    H hands/s, R actions/s``; the rates come from the injected clock."""
     r = SimulationResult("nlhe", "random", 1, 100, 2500, 80, 0.5, True)
     assert r.hands_per_second == 200 and r.actions_per_second == 5000
     assert r.line() == "100 hands, 2500 actions in 0.50 s: 200 hands/s, 5,000 actions/s"
@@ -104,7 +105,8 @@ def test_bad_parameters_are_refused(kwargs: dict[str, object], message: str) -> 
 
 
 def test_cli_ends_with_the_speed_line() -> None:
-    """`croupier simulate` plays N hands and ends with the speed line."""
+    """R-CARD-3, R-POT-6: `croupier simulate` plays N seeded hands (chips checked) and ends
+    with the speed line."""
     out = runner.invoke(
         app,
         [
@@ -144,7 +146,21 @@ def test_cli_ends_with_the_speed_line() -> None:
     ],
 )
 def test_cli_bad_input_exits_2(args: list[str]) -> None:
-    """Bad input prints one error line and exits 2."""
+    """R-BET-8 (a refusal says why): bad input prints one error line and exits 2."""
     out = runner.invoke(app, ["simulate", "--hands", "2", *args])
     assert out.exit_code == 2
     assert "error" in out.output.lower()
+
+
+def test_bench_hands_runs_both_engines() -> None:
+    """R-POT-6: bench/bench_hands.py plays the same random workload in croupier and in
+    PokerKit (chips conserved in both) and prints rates and the ratio."""
+    import runpy
+    from pathlib import Path
+
+    bench = runpy.run_path(str(Path(__file__).resolve().parents[2] / "bench" / "bench_hands.py"))
+    lines: list[str] = []
+    ratio = bench["bench"]("flhe", 30, 3, 1, lines.append)
+    assert ratio > 0
+    (line,) = lines
+    assert line.startswith("flhe ") and "ratio" in line and "PokerKit" in line
