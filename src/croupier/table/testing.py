@@ -103,9 +103,11 @@ class Harness:
     config: TableConfig
     seed: int
     faults: Callable[[str], None] | None
+    rng: Any
 
     def __init__(self) -> None:
         self._ids = itertools.count(1)
+        self.rng = None
 
     @classmethod
     async def create(
@@ -117,9 +119,12 @@ class Harness:
         seed: int = 1,
         faults: Callable[[str], None] | None = None,
         rule_overrides: dict[str, Any] | None = None,
+        rng: Any = None,
         **config: Any,
     ) -> Harness:
+        """``rng``: the table's injected rng (default ``random.Random(seed)``)."""
         h = cls()
+        h.rng = rng
         if isinstance(game, str):
             game = Game.of(game, blinds=(1, 2), rules=profile(rules, **(rule_overrides or {})))
         config.setdefault("testing", True)
@@ -139,7 +144,7 @@ class Harness:
             "clock": self.clock,
             "journal": self.journal,
             "shuffler": SeededShuffler(self.seed),
-            "rng": random.Random(self.seed),
+            "rng": self.rng if self.rng is not None else random.Random(self.seed),
             "bank": self.bank,
             "faults": self.faults,
         }
