@@ -18,7 +18,7 @@ export function cardLabel(code) {
   return t("card.label", { rank: t(`rank.${code[0].toUpperCase()}`), suit: t(`suit.${code[1].toLowerCase()}`) });
 }
 
-/** An <svg> for one card; `opts.small` for the history list, `opts.selected` for draws. */
+/** An <svg> for one card; opts.small draws a smaller card. */
 export function cardSvg(code, opts = {}) {
   const root = svg("svg", {
     viewBox: "0 0 60 84",

@@ -1,0 +1,155 @@
+"""What a person does in the browser tests: sign up, buy chips, sit, play a hand to the
+showdown with the mouse or the keyboard, and the checks on the page's text."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+from typing import Any
+
+import croupier
+
+WEB = Path(croupier.__file__).parent / "web"
+PASSWORD = "correct-horse-9"
+
+UNTRANSLATED_JS = """
+() => {
+  const out = [];
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  while (walker.nextNode()) {
+    const n = walker.currentNode;
+    const text = n.textContent.trim();
+    if (!/\\p{L}/u.test(text)) continue;
+    const el = n.parentElement;
+    if (!el || el.closest('[hidden],script,style,template,dialog:not([open])')) continue;
+    const r = el.getBoundingClientRect();
+    const cs = getComputedStyle(el);
+    if ((r.width === 0 && r.height === 0) || cs.visibility === 'hidden' || cs.display === 'none') continue;
+    if (el.closest('[data-i18n],[data-raw]')) continue;
+    out.push(text);
+  }
+  return out;
+}
+"""
+
+VISIBLE_TEXT_JS = """
+() => {
+  const out = [];
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  while (walker.nextNode()) {
+    const el = walker.currentNode.parentElement;
+    const text = walker.currentNode.textContent.trim();
+    if (!text || !el || el.closest('[hidden],script,style,dialog:not([open])')) continue;
+    const r = el.getBoundingClientRect();
+    if (r.width === 0 && r.height === 0) continue;
+    out.push(text);
+  }
+  return out;
+}
+"""
+
+
+def dictionary(lang: str) -> dict[str, str]:
+    data: dict[str, str] = json.loads((WEB / "i18n" / f"{lang}.json").read_text(encoding="utf-8"))
+    return data
+
+
+def untranslated(page: Any) -> list[str]:
+    """Visible text nodes that are neither translated (data-i18n) nor data (data-raw)."""
+    found: list[str] = page.evaluate(UNTRANSLATED_JS)
+    return found
+
+
+def english_left(page: Any) -> list[str]:
+    """Visible texts that are English strings whose French differs (after switching to FR)."""
+    en, fr = dictionary("en"), dictionary("fr")
+    english_only = {en[k] for k in en if en[k] != fr[k]} - set(fr.values())
+    texts: list[str] = page.evaluate(VISIBLE_TEXT_JS)
+    return [t for t in texts if t in english_only]
+
+
+def ready(page: Any, url: str) -> None:
+    page.goto(url)
+    page.wait_for_selector("body[data-ready='1']")
+    page.wait_for_function("window.__croupier.net && window.__croupier.net.status === 'open'")
+
+
+def sign_up(page: Any, base: str, name: str) -> None:
+    ready(page, f"{base}/#/account")
+    page.fill("#signup-name", name)
+    page.fill("#signup-password", PASSWORD)
+    page.click("#signup-form button[type=submit]")
+    page.wait_for_selector("#profile:not([hidden])")
+    page.wait_for_function(
+        "window.__croupier.net.welcome && window.__croupier.net.welcome.guest === false"
+    )
+
+
+def exchange(page: Any, diamonds: int) -> None:
+    chips = int(page.inner_text("#acc-chips").replace("\u202f", ""))
+    page.fill("#exchange-amount", str(diamonds))
+    page.click("#exchange-form button")
+    page.wait_for_function(
+        f"Number(document.querySelector('#acc-chips').textContent.replace(/\\u202f/g, '')) === {chips + diamonds}"
+    )
+
+
+def my_seat_stack(page: Any) -> int:
+    return int(page.inner_text(".seat.me .chips").replace("\u202f", ""))
+
+
+def stacks(page: Any) -> list[str]:
+    texts: list[str] = page.eval_on_selector_all(".seat .chips", "ns => ns.map(n => n.textContent)")
+    return texts
+
+
+def state(page: Any, expr: str) -> Any:
+    return page.evaluate(f"(() => {{ const s = window.__croupier.table.state; return {expr}; }})()")
+
+
+def play_to_showdown(
+    page: Any, *, keyboard: bool, raise_once: bool = False, limit: float = 90
+) -> dict[str, Any]:
+    """Check or call (show at the showdown) until a hand I acted in ends at a showdown.
+
+    Returns what happened: how many actions I sent, the stacks when I first acted and at the
+    end, and whether a raise was accepted."""
+    acted = 0
+    raised = False
+    before: list[str] | None = None
+    hand_acted: int | None = None
+    end = time.monotonic() + limit
+    while time.monotonic() < end:
+        if page.is_visible("#actionbar") and not page.evaluate("window.__croupier.table.busy"):
+            hand = state(page, "s.handNo")
+            if before is None:
+                before = stacks(page)
+            if raise_once and not raised and page.is_visible("#a-raise"):
+                if keyboard:
+                    page.keyboard.press("r")
+                    page.keyboard.press("Enter")
+                else:
+                    page.click("[data-preset=min]")
+                    page.click("#a-raise")
+                raised = True
+            elif page.is_visible("#a-show"):
+                page.keyboard.press("s") if keyboard else page.click("#a-show")
+            elif page.is_visible("#a-check"):
+                page.keyboard.press("c") if keyboard else page.click("#a-check")
+            elif page.is_visible("#a-call"):
+                page.keyboard.press("c") if keyboard else page.click("#a-call")
+            else:
+                page.wait_for_timeout(100)
+                continue
+            acted += 1
+            hand_acted = hand
+            page.wait_for_function("!window.__croupier.table.busy")
+        if (
+            hand_acted is not None
+            and page.is_visible(".results .hand-name")
+            and state(page, "s.handNo") == hand_acted
+        ):
+            return {"acted": acted, "before": before, "after": stacks(page), "raised": raised}
+        page.wait_for_timeout(100)
+    raise AssertionError(f"no showdown in {limit} s (acted {acted} times)")

@@ -1,0 +1,223 @@
+"""The browser client end to end against a real server (see conftest.py).
+
+R-ACC-1 (diamonds → chips), R-SEAT-1 (buy-in in range), R-BET-8 (only legal actions, raise
+bounds), R-LOBBY-1 (table list), R-FAIR-1 (others' cards stay hidden), reconnection."""
+
+from __future__ import annotations
+
+import re
+import secrets
+import shutil
+from pathlib import Path
+from typing import Any
+
+from tests.web.conftest import ROOT, Page, Server
+from tests.web.flows import (
+    english_left,
+    exchange,
+    play_to_showdown,
+    ready,
+    sign_up,
+    state,
+    untranslated,
+)
+
+
+def name() -> str:
+    return f"p{secrets.token_hex(4)}"
+
+
+def test_sign_up_exchange_play_with_the_mouse_and_replay(
+    server: Server, browser_page: Page, artifacts: Any
+) -> None:
+    """R-ACC-1, R-SEAT-1, R-BET-8, R-LOBBY-1: sign up, buy chips with diamonds, sit at a
+    table with bots, play with the mouse to a showdown, see the chips move, then open the
+    hand in the replayer and download it as PHH and PokerStars text."""
+    page = browser_page.page
+    sign_up(page, server.base, name())
+    diamonds = int(page.inner_text("#acc-diamonds").replace("\u202f", ""))
+    exchange(page, 300)
+    assert int(page.inner_text("#acc-diamonds").replace("\u202f", "")) == diamonds - 300
+
+    page.click("nav a[data-view=lobby]")
+    page.wait_for_selector("#tables tbody tr[data-table='nlhe-1-2']")
+    assert untranslated(page) == []
+    page.screenshot(path=str(artifacts / "lobby.png"))
+    # Filters: one game keeps only its tables.
+    page.select_option("#f-game", "plo")
+    assert page.eval_on_selector_all("#tables tbody tr", "rs => rs.map(r => r.dataset.table)") == [
+        "plo-1-2"
+    ]
+    page.select_option("#f-game", "")
+
+    page.click("#tables tbody tr[data-table='nlhe-1-2'] button.primary")
+    page.wait_for_selector("#sit-dialog[open]")
+    assert page.get_attribute("#sit-amount", "min") == "80"
+    assert page.get_attribute("#sit-amount", "max") == "400"
+    page.fill("#sit-amount", "5000")  # out of range: refused by the page, nothing sent
+    page.click("#sit-form button[type=submit]")
+    page.wait_for_selector("#toast:not([hidden])")
+    assert page.is_visible("#sit-dialog[open]")
+    page.fill("#sit-amount", "200")
+    page.click("#sit-form button[type=submit]")
+    page.wait_for_selector(".seat.me")
+    assert page.inner_text(".seat.me .chips") == "200"
+    assert page.is_visible(".seat .tag-bot")
+
+    # Others' down cards are drawn as backs; nobody's hidden card text reaches the page.
+    seen = play_to_showdown(page, keyboard=False, raise_once=True)
+    assert seen["acted"] >= 1 and seen["raised"]
+    assert seen["before"] != seen["after"], "no chips moved"
+    assert page.locator(".results .award").count() >= 1
+    assert state(
+        page,
+        "s.log.some(e => e.key === 'log.acted.raise' || e.key === 'log.acted.bet' || e.key === 'log.acted.all_in')",
+    )
+    page.screenshot(path=str(artifacts / "table.png"))
+    (ROOT / "docs" / "img").mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(artifacts / "table.png", ROOT / "docs" / "img" / "table.png")
+
+    page.click("nav a[data-view=history]")
+    page.wait_for_selector("#hands tbody tr")
+    page.click("#hands tbody tr:first-child button.replay")
+    page.wait_for_selector("#replayer:not([hidden])")
+    first = page.inner_text("#replay-step")
+    page.click("#r-next")
+    assert page.inner_text("#replay-step") != first
+    page.click("#r-last")
+    assert page.is_disabled("#r-next")
+    assert page.locator("#replay-table .replay-players li").count() >= 2
+    with page.expect_download() as dl:
+        page.click("#hands tbody tr:first-child a[href$='.phh']")
+    phh = Path(dl.value.path()).read_text(encoding="utf-8")
+    assert "actions = [" in phh and "starting_stacks" in phh
+    with page.expect_download() as dl:
+        page.click("#hands tbody tr:first-child a[href$='.txt']")
+    txt = Path(dl.value.path()).read_text(encoding="utf-8")
+    assert txt.startswith("PokerStars Hand #")
+
+
+def test_private_table_keyboard_and_french(
+    server: Server, browser_page: Page, artifacts: Any
+) -> None:
+    """R-BET-8: a private table with bots created from the lobby (invitation code and link),
+    played with the keyboard only (R then Enter raises, C checks or calls, S shows), in
+    French: every visible text is translated."""
+    page = browser_page.page
+    sign_up(page, server.base, name())
+    exchange(page, 1000)
+    page.select_option("#lang", "fr")
+    page.click("nav a[data-view=lobby]")
+    page.fill("#p-sb", "5")
+    page.fill("#p-bb", "10")
+    page.fill("#p-seats", "4")
+    page.check("#p-bots")
+    page.click("#private-form button[type=submit]")
+    page.wait_for_selector("#private-result:not([hidden])")
+    code = page.inner_text("#invite-code")
+    assert re.fullmatch(r"[A-Z2-9]{6,12}", code)
+    assert page.input_value("#invite-link").endswith(f"#/join/{code}")
+    page.click("#invite-open")
+    page.wait_for_selector("#t-sit:not([hidden])")
+    page.focus("#t-sit")
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#sit-dialog[open]")
+    assert page.get_attribute("#sit-amount", "max") == "2000"
+    page.keyboard.press("Enter")
+    page.wait_for_selector(".seat.me")
+    seen = play_to_showdown(page, keyboard=True, raise_once=True)
+    assert seen["raised"] and seen["before"] != seen["after"]
+    assert state(
+        page,
+        "s.log.some(e => ['log.acted.raise', 'log.acted.bet', 'log.acted.all_in'].includes(e.key))",
+    )
+    assert page.inner_text("#results h2") == "Abattage"
+    assert untranslated(page) == []
+    assert english_left(page) == []
+    page.screenshot(path=str(artifacts / "table-fr.png"))
+    # Back to English, in place.
+    page.select_option("#lang", "en")
+    assert page.inner_text("nav a[data-view=lobby]") == "Lobby"
+
+
+def test_every_view_translated_both_ways(server: Server, browser_page: Page) -> None:
+    """Switching the language re-translates every view in place; nothing visible stays
+    untranslated in either language (guest: lobby, account, history; then a watched table)."""
+    page = browser_page.page
+    ready(page, f"{server.base}/#/lobby")
+    page.wait_for_selector("#tables tbody tr")
+    for lang in ("fr", "en", "fr"):
+        page.select_option("#lang", lang)
+        for view in ("lobby", "account", "history"):
+            page.click(f"nav a[data-view={view}]")
+            page.wait_for_selector(f"#view-{view}:not([hidden])")
+            assert untranslated(page) == [], (lang, view)
+            if lang == "fr":
+                assert english_left(page) == [], view
+    page.goto(f"{server.base}/#/table/nlhe-1-2")
+    page.wait_for_selector(".seat .tag-bot")
+    assert untranslated(page) == []
+    assert english_left(page) == []
+    assert page.inner_text("nav a[data-view=history]") == "Historique"
+
+
+def test_reconnects_after_a_dropped_socket_and_a_server_restart(
+    own_server: Server, browser_page: Page
+) -> None:
+    """A lost connection shows a banner, reconnects by itself with backoff, and resumes the
+    table (from the last version, or a snapshot after the restart); a click while offline
+    counts for nothing."""
+    page = browser_page.page
+    browser_page.allow(r"WebSocket connection to .* failed")
+    browser_page.allow(r"Failed to load resource: net::ERR_CONNECTION_REFUSED")
+    sign_up(page, own_server.base, name())
+    exchange(page, 300)
+    page.goto(f"{own_server.base}/#/table/nlhe-1-2")
+    page.wait_for_selector("#t-sit:not([hidden])")
+    page.click("#t-sit")
+    page.click("#sit-form button[type=submit]")
+    page.wait_for_selector(".seat.me")
+
+    version = state(page, "s.version")
+    page.evaluate("window.__croupier.net.drop()")
+    page.wait_for_selector("#banner:not([hidden])")
+    page.wait_for_function("window.__croupier.net.status === 'open'")
+    page.wait_for_function(f"window.__croupier.table.state.version > {version}")
+    assert page.is_visible(".seat.me")
+
+    own_server.stop()
+    page.wait_for_selector("#banner[data-state='lost']")
+    assert page.evaluate("window.__croupier.net.status") in ("lost", "connecting")
+    # Nothing counts while offline: a command resolves as refused, not as done.
+    ack = page.evaluate("window.__croupier.net.command({type: 'sit_out', table_id: 'nlhe-1-2'})")
+    assert ack["accepted"] is False and ack["code"] == "disconnected"
+    own_server.start()
+    page.wait_for_function("window.__croupier.net.status === 'open'", timeout=30000)
+    page.wait_for_selector("#banner[data-state='ok']")
+    epoch = state(page, "s.epoch")
+    page.wait_for_function(
+        f"window.__croupier.table.state.epoch === {epoch} && window.__croupier.table.state.version > 0"
+    )
+    assert page.locator(".seat .tag-bot").count() >= 1
+
+
+def test_phone_screen(server: Server, phone_page: Page, artifacts: Any) -> None:
+    """At 390×844 nothing overflows sideways: the lobby, the table and the action bar fit."""
+    page = phone_page.page
+    sign_up(page, server.base, name())
+    exchange(page, 300)
+    page.click("nav a[data-view=lobby]")
+    page.wait_for_selector("#tables tbody tr")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    page.click("#tables tbody tr[data-table='plo-1-2'] button.primary")
+    page.wait_for_selector("#sit-dialog[open]")
+    page.click("#sit-form button[type=submit]")
+    page.wait_for_selector(".seat.me")
+    page.wait_for_selector("#actionbar:not([hidden])", timeout=60000)
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    box = page.locator("#actionbar").bounding_box()
+    assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 390
+    for seat in page.locator(".seat").all():
+        b = seat.bounding_box()
+        assert b is not None and b["x"] >= -1 and b["x"] + b["width"] <= 391
+    page.screenshot(path=str(artifacts / "table-phone.png"))
