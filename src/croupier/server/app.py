@@ -8,7 +8,7 @@ Shutdown closes every socket with 1001 and stops the tables; a hand in progress 
 journaled unsettled, so the next start voids it and refunds its chips.
 
 >>> app = create_app(Settings(database_url="sqlite://", default_tables=False))
->>> sorted(r.path for r in app.routes)[:3]
+>>> sorted(r.path for r in app.routes if r.path)[:3]
 ['/api/exchange', '/api/hands', '/api/hands/{table_id}/{hand}']
 """
 
@@ -21,10 +21,12 @@ import random
 import time
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from starlette.applications import Starlette
-from starlette.routing import WebSocketRoute
+from starlette.routing import Mount, WebSocketRoute
+from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket
 
 from croupier.accounts import Accounts, PasswordHashing
@@ -44,6 +46,7 @@ from croupier.table import SitDown
 __all__ = ["Services", "create_app"]
 
 log = logging.getLogger("croupier.server")
+WEB_DIR = Path(__file__).resolve().parent.parent / "web"
 
 
 @dataclass(slots=True)
@@ -188,7 +191,12 @@ def create_app(settings: Settings | None = None) -> Starlette:
         await WsSession(websocket, websocket.app.state.services).run()
 
     return Starlette(
-        routes=[*routes(), WebSocketRoute("/ws", ws_endpoint)],
+        routes=[
+            *routes(),
+            WebSocketRoute("/ws", ws_endpoint),
+            # The browser client (src/croupier/web, docs/client.md), served as it is.
+            Mount("/", app=StaticFiles(directory=WEB_DIR, html=True), name="web"),
+        ],
         lifespan=lifespan,
     )
 
