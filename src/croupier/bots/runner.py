@@ -4,6 +4,12 @@ The runner subscribes as its player, so it receives only its seat's redacted eve
 on its :class:`~croupier.table.events.Turn` (whose view carries its own cards and the
 legal actions) it waits ``delay`` seconds on the table clock, asks its strategy, and
 submits an ordinary command. A busted bot reloads the minimum buy-in if ``reload``.
+
+At a Naiko table (R-NAIKO-9) the bot first considers a power on its turn
+(:func:`croupier.bots.naiko.choose_power`); the table then refreshes its turn (or resumes
+it after an Ancre's window) and the bot decides its action, weighing what a Coup d'Œil
+showed it. Targeted by an Ancre, it answers inside the window, blocking with Sceau
+Protecteur when it matters. ``powers=False`` plays Naiko tables without powers.
 """
 
 from __future__ import annotations
@@ -12,12 +18,30 @@ import itertools
 from collections.abc import Callable
 from typing import Any
 
+from croupier.bots.naiko import (
+    NaikoMemory,
+    PowerChoice,
+    adjust_for_peek,
+    choose_power,
+    should_block,
+)
 from croupier.bots.strategies import Decision, Strategy
 from croupier.engine.cards import format_cards
+from croupier.engine.naiko import RESPONSE_WINDOW_SECONDS
 from croupier.table.actor import EventStream, TableActor
 from croupier.table.clock import Clock
-from croupier.table.commands import Act, Command, Draw, Reconnect, Reload, ShowCards, SitDown
-from croupier.table.events import ReloadOffered, TableEvent, Turn
+from croupier.table.commands import (
+    Act,
+    Command,
+    Draw,
+    Reconnect,
+    Reload,
+    RespondAncre,
+    ShowCards,
+    SitDown,
+    UsePower,
+)
+from croupier.table.events import AncreWindowOpened, ReloadOffered, TableEvent, Turn
 from croupier.table.results import CommandResult, TableError
 
 __all__ = ["BotRunner", "to_command"]
@@ -58,6 +82,7 @@ class BotRunner:
         name: str = "",
         reload: bool = True,
         observer: Callable[[TableEvent], None] | None = None,
+        powers: bool = True,
     ) -> None:
         self.actor = actor
         self.player_id = player_id
@@ -71,6 +96,12 @@ class BotRunner:
         self.refused: list[CommandResult] = []
         self.observer = observer
         """Called with every event the bot receives (tests check what a bot may see)."""
+        self.powers = powers
+        self.memory = NaikoMemory(player_id)
+        self.used: list[PowerChoice] = []
+        """Powers the table accepted from this bot."""
+        self.blocks = 0
+        self._turn_version = 0
 
     def _id(self) -> str:
         return f"{self.player_id}:{next(self._ids)}"
@@ -100,20 +131,76 @@ class BotRunner:
     def _on_event(self, event: TableEvent) -> None:
         if self.observer is not None:
             self.observer(event)
+        self.memory.observe(event)
         data = event.data
         if isinstance(data, Turn) and data.player_id == self.player_id and data.view is not None:
+            version = self._turn_version = event.version
             when = self.clock.now() + self.delay
-            self.clock.call_at(when, lambda: self._decide(data))
+            self.clock.call_at(when, lambda: self._decide(data, version))
+        elif isinstance(data, AncreWindowOpened) and data.target_player_id == self.player_id:
+            when = self.clock.now() + min(self.delay, RESPONSE_WINDOW_SECONDS / 2)
+            self.clock.call_at(when, self._answer_ancre)
         elif isinstance(data, ReloadOffered) and data.player_id == self.player_id and self.reload:
             amount = data.min_amount
             when = self.clock.now() + self.delay
             self.clock.call_at(when, lambda: self._send(Reload(self._id(), self.player_id, amount)))
 
-    def _decide(self, turn: Turn) -> Any:
+    def _decide(self, turn: Turn, version: int) -> Any:
+        assert turn.view is not None
+        if version != self._turn_version:
+            return None  # a newer turn (after a power) superseded this one
+        game = self.actor.table.config.game
+        status = turn.naiko
+        if (
+            self.powers
+            and status is not None
+            and status.turn_used != turn.position
+            and status.window is None
+        ):
+            choice = choose_power(turn.view, turn.position, status, self.memory, game)
+            if choice is not None:
+                return self._use_power(choice, turn)
+        return self._send(self._command(turn))
+
+    def _command(self, turn: Turn) -> Command:
         assert turn.view is not None
         game = self.actor.table.config.game
         decision = self.strategy.decide(turn.view, turn.position, game)
-        return self._send(to_command(decision, self._id(), self.player_id))
+        if turn.naiko is not None:
+            decision = adjust_for_peek(decision, turn.view, turn.position, self.memory, game)
+        return to_command(decision, self._id(), self.player_id)
+
+    async def _use_power(self, choice: PowerChoice, turn: Turn) -> None:
+        seats = self.memory.seats
+        target = seats[choice.target] if 0 <= choice.target < len(seats) else None
+        card = format_cards((choice.card,)) if choice.card is not None else None
+        cmd = UsePower(self._id(), self.player_id, choice.power.value, target, card)
+        if not self.actor.alive:
+            return
+        try:
+            result = await self.actor.submit(cmd)
+        except TableError:
+            return
+        if result.accepted:
+            self.used.append(choice)  # the table refreshes (or resumes) the turn
+            return
+        self.refused.append(result)
+        await self._send(self._command(turn))
+
+    async def _answer_ancre(self) -> None:
+        """Targeted by an Ancre Courte: block with Sceau Protecteur when it matters, else pass."""
+        if not self.actor.alive:
+            return
+        table = self.actor.table
+        snap = table.snapshot(self.player_id)  # this bot's own view of the table
+        status, view, pos = snap.naiko, snap.hand, self.memory.position
+        if status is None or view is None or pos is None or status.window is None:
+            return
+        if status.window[1] != pos:
+            return
+        block = self.powers and should_block(view, pos, status, table.config.game)
+        self.blocks += block
+        await self._send(RespondAncre(self._id(), self.player_id, block))
 
     async def _send(self, cmd: Command) -> None:
         if not self.actor.alive:
