@@ -58,12 +58,14 @@ def build_pots(
     n = len(contributions)
     if any(dead):
         live = [c - d for c, d in zip(contributions, dead, strict=True)]
-        layers = build_pots(live, out)
-        if layers:
-            first = layers[0]
-            merged = tuple(a + b for a, b in zip(first.contributions, dead, strict=True))
-            layers[0] = Pot(first.amount + sum(dead), merged, first.eligible)
-            return layers
+        layers = build_pots(live, out) or [Pot(0, (0,) * n, ())]
+        first = layers[0]
+        # when no live bet is left in the pot (the winner's blind came back as uncalled),
+        # the dead money goes to whoever is still in
+        eligible = first.eligible or tuple(p for p in range(n) if not out[p])
+        merged = tuple(a + b for a, b in zip(first.contributions, dead, strict=True))
+        layers[0] = Pot(first.amount + sum(dead), merged, eligible)
+        return layers
     levels = sorted({c for p, c in enumerate(contributions) if not out[p] and c > 0})
     pots: list[Pot] = []
     prev = 0
