@@ -221,3 +221,67 @@ def test_phone_screen(server: Server, phone_page: Page, artifacts: Any) -> None:
         b = seat.bounding_box()
         assert b is not None and b["x"] >= -1 and b["x"] + b["width"] <= 391
     page.screenshot(path=str(artifacts / "table-phone.png"))
+
+
+def test_naiko_panel_for_a_spectator(server: Server, browser_page: Page) -> None:
+    """R-NAIKO-2..8 (display): a Naiko table shows the four powers with their cost and a
+    tooltip in each language, the Destellos counter, and nothing usable for a spectator."""
+    page = browser_page.page
+    ready(page, f"{server.base}/#/table/naiko-1-2")
+    page.wait_for_selector("#naiko:not([hidden])")
+    powers = page.locator("#carrousel .power")
+    assert powers.count() == 4
+    assert page.locator("#carrousel .power-btn:enabled").count() == 0
+    costs = page.eval_on_selector_all("#carrousel .cost", "ns => ns.map(n => n.textContent)")
+    assert costs == ["1 Destello(s)", "2 Destello(s)", "2 Destello(s)", "1 Destello(s)"]
+    assert re.fullmatch(r"[0-3]/3", page.inner_text("#destellos"))
+    tips_en = page.eval_on_selector_all(
+        "#carrousel [role=tooltip]", "ns => ns.map(n => n.textContent)"
+    )
+    page.select_option("#lang", "fr")
+    tips_fr = page.eval_on_selector_all(
+        "#carrousel [role=tooltip]", "ns => ns.map(n => n.textContent)"
+    )
+    assert all(tips_en) and all(tips_fr) and tips_en != tips_fr
+    assert untranslated(page) == []
+
+
+def test_client_modules_in_the_page(server: Server, browser_page: Page) -> None:
+    """R-POT-3 (side pots by all-in level, for display), the PHH replayer's arithmetic and
+    the hand names in French, run as the page's own ES modules."""
+    page = browser_page.page
+    ready(page, f"{server.base}/#/lobby")
+    out = page.evaluate(
+        """async () => {
+      const { sidePots } = await import('/js/tablestate.js');
+      const { parsePhh, replay } = await import('/js/phh.js');
+      const { handName } = await import('/js/hands.js');
+      const { setLang } = await import('/js/i18n.js');
+      const pots = sidePots([
+        { contributed: 50, folded: false, all_in: true },
+        { contributed: 200, folded: false, all_in: false },
+        { contributed: 200, folded: false, all_in: false },
+        { contributed: 20, folded: true, all_in: false },
+      ]);
+      const phh = parsePhh(`variant = "NT"\\nantes = [0, 0]\\nblinds_or_straddles = [1, 2]\\n` +
+        `min_bet = 2\\nstarting_stacks = [100, 100]\\nactions = ["d dh p1 AsKs", "d dh p2 ????",\\n` +
+        ` "p1 cbr 6", "p2 cc", "d db 7c8c9c", "p2 cc", "p1 cbr 10", "p2 f"]\\n` +
+        `players = ["ann", "bob"]\\nfinishing_stacks = [106, 94]\\n`);
+      const states = replay(phh);
+      setLang('fr');
+      const fr = handName('Full house, kings full of nines');
+      setLang('en');
+      return { pots, steps: states.length, afterRaise: states[3].bets, end: states[states.length - 1].stacks,
+               note: states[7].note.key, cards: states[2].cards[1], fr };
+    }"""
+    )
+    assert out["pots"] == [
+        {"amount": 170, "eligible": [0, 1, 2]},
+        {"amount": 300, "eligible": [1, 2]},
+    ]
+    assert out["steps"] == 10
+    assert out["afterRaise"] == [6, 2]
+    assert out["note"] == "replay.bet"  # the first bet of the flop
+    assert out["cards"] == [None, None]
+    assert out["end"] == [106, 94]
+    assert out["fr"] == "Full aux rois par les neuf"

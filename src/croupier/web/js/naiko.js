@@ -2,9 +2,11 @@
 // you may use it now, the Destellos counter, the target picker for Ancre Courte, the Sceau
 // Protecteur prompt with its 8 s countdown, and the private Coup d'Œil peek.
 //
-// The server does not accept power commands yet (see docs/client.md): the panel sends
-// {type: "power", power, target?, card?} and {type: "respond", block}, and reads the
-// events power_used / peeked / power_resolved the engine defines.
+// The table reads UsePower(power, target_seat, card) and RespondAncre(block); the panel
+// sends them as {type: "power", power, target_seat?, card?} and {type: "respond_ancre",
+// block} (the WebSocket protocol does not carry them yet: see docs/client.md). It reads the
+// engine events power_used / peeked / power_resolved and the table notices carrousel,
+// ancre_window and turn.naiko.
 import { cardSvg } from "./cards.js";
 import { $, clear, el, setRaw } from "./dom.js";
 import { t } from "./i18n.js";
@@ -22,6 +24,7 @@ export class NaikoPanel {
   constructor(view) {
     this.view = view;
     this.windowStart = null;
+    this.windowKey = null;
     $("#sceau-block").addEventListener("click", () => this.respond(true));
     $("#sceau-pass").addEventListener("click", () => this.respond(false));
   }
@@ -74,15 +77,21 @@ export class NaikoPanel {
       s.hand.players.forEach((p, i) => {
         if (i === pos || p.folded || p.all_in) return;
         const seat = s.seats[s.handSeats[i]];
-        targets.append(el("option", { value: String(i), raw: seat ? seat.name : `#${i + 1}` }));
+        targets.append(el("option", { value: String(s.handSeats[i]), raw: seat ? seat.name : `#${i + 1}` }));
       });
     }
     $("#naiko-target").hidden = this.why(POWERS[2]) !== null;
     const w = s.naiko.window;
     const sceau = $("#sceau");
     sceau.hidden = !(w && w.target === pos);
-    if (!sceau.hidden && this.windowStart === null) this.windowStart = performance.now();
-    if (sceau.hidden) this.windowStart = null;
+    const key = w ? `${s.handNo}:${w.caster}:${w.target}` : null;
+    if (key !== this.windowKey) this.windowStart = w ? performance.now() : null;
+    this.windowKey = key;
+    this.closesAt = w ? w.closesAt : null;
+    const exch = $("#naiko-card");
+    clear(exch);
+    if (s.hand && pos >= 0) for (const c of s.hand.players[pos].cards) if (c) exch.append(el("option", { value: c, raw: c }));
+    $("#naiko-card-row").hidden = this.why(POWERS[1]) !== null;
     $("#sceau-block").disabled = this.why(POWERS[3]) !== null || this.view.busy;
     const peek = $("#peek");
     peek.hidden = !s.naiko.peeks.length;
@@ -92,18 +101,23 @@ export class NaikoPanel {
 
   tick() {
     if (this.windowStart === null) return;
-    const left = Math.max(0, WINDOW_SECONDS - (performance.now() - this.windowStart) / 1000);
+    // The server's closing time when we know the table clock, else 8 s from when we saw it.
+    const off = this.view.offset;
+    const left = this.closesAt != null && off != null
+      ? Math.max(0, this.closesAt - (performance.now() / 1000 + off))
+      : Math.max(0, WINDOW_SECONDS - (performance.now() - this.windowStart) / 1000);
     setRaw($("#sceau-clock"), `${Math.ceil(left)} s`);
   }
 
   use(power) {
     const msg = { type: "power", power: power.id, version: this.state.version };
-    if (power.id === "ancre_courte") msg.target = Number($("#naiko-target-select").value);
+    if (power.id === "ancre_courte") msg.target_seat = Number($("#naiko-target-select").value);
+    if (power.id === "echange_de_manche") msg.card = $("#naiko-card").value;
     this.view.command(msg, { bar: true });
   }
 
   respond(block) {
-    this.view.command({ type: "respond", block }, { bar: true });
+    this.view.command({ type: "respond_ancre", block }, { bar: true });
   }
 }
 

@@ -25,7 +25,10 @@ export function emptyState(tableId) {
     results: null,
     log: [],
     reload: null,
-    naiko: { destellos: 0, used: [], powers: [], peeks: [], window: null, carrousel: null },
+    // Naiko: my Destellos, powers used this hand ({player, power} by engine position), the
+    // private peeks, the open Ancre window (positions, and its closing time on the table
+    // clock) and the hand's carrousel (null: not announced).
+    naiko: { destellos: 0, used: [], peeks: [], window: null, carrousel: null },
     voided: null,
   };
 }
@@ -165,7 +168,7 @@ export function applyEvent(prev, msg, me) {
       s.naiko.peeks = [];
       s.naiko.used = [];
       s.naiko.window = null;
-      if (s.players.includes(String(me))) s.naiko.destellos = Math.min(3, s.naiko.destellos + 1);
+      s.naiko.carrousel = null;
       pushLog(s, "log.hand_began", { n: e.hand_no });
       break;
     case "hand_started":
@@ -320,7 +323,28 @@ export function applyEvent(prev, msg, me) {
       s.actorSeat = null;
       pushLog(s, "log.voided", { n: e.hand_no });
       break;
+    case "carrousel": {
+      // Naiko: the hand's powers and each dealt seat's Destellos (R-NAIKO-1, R-NAIKO-2).
+      s.naiko.carrousel = [...e.powers];
+      const mine = mySeat(s, me);
+      for (const [seat, n] of e.destellos) if (seat === mine) s.naiko.destellos = n;
+      break;
+    }
+    case "ancre_window": {
+      const caster = s.handSeats.indexOf(e.caster_seat);
+      const target = s.handSeats.indexOf(e.target_seat);
+      s.naiko.window = { caster, target, closesAt: e.closes_at };
+      break;
+    }
     case "turn":
+      if (e.naiko) {
+        const n = e.naiko;
+        const pos = myPosition(s, me);
+        s.naiko.carrousel = [...n.carrousel];
+        if (pos >= 0 && n.destellos[pos] !== undefined) s.naiko.destellos = n.destellos[pos];
+        s.naiko.used = n.used.flatMap((powers, player) => powers.map((power) => ({ player, power })));
+        s.naiko.window = n.window ? { caster: n.window[0], target: n.window[1], closesAt: s.naiko.window ? s.naiko.window.closesAt : null } : null;
+      }
       s.actorSeat = e.seat;
       s.deadline = e.deadline;
       s.turnPhase = e.phase;
@@ -351,9 +375,9 @@ export function applyEvent(prev, msg, me) {
       break;
     // Naiko mode (engine/naiko.py): public power use, private peek, end of an Ancre window.
     case "power_used":
-      s.naiko.used.push({ player: e.player, power: e.power, target: e.target, cost: e.cost });
+      s.naiko.used.push({ player: e.player, power: e.power });
       if (s.players[e.player] === String(me)) s.naiko.destellos = Math.max(0, s.naiko.destellos - e.cost);
-      if (e.power === "ancre_courte") s.naiko.window = { caster: e.player, target: e.target, since: msg.version };
+      if (e.power === "ancre_courte" && !s.naiko.window) s.naiko.window = { caster: e.player, target: e.target, closesAt: null };
       pushLog(s, `log.power.${e.power}`, {
         name: posName(s, e.player), target: e.target >= 0 ? posName(s, e.target) : "",
       });
