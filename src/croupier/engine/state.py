@@ -683,9 +683,11 @@ def _raise_bounds(s: HandState, p: int) -> tuple[int, int]:
     acted = s._acted[p]
     if acted >= 0 and current - acted < s.raise_inc:
         return 0, 0  # a short all-in did not reopen the betting (R-BET-6)
+    # A raise needs an opponent who could put in more than the current bet: otherwise no
+    # chip of it could ever be called (PokerKit agrees; the excess would only come back).
     others = False
     for q in range(s.n):
-        if q != p and not s._folded[q] and stacks[q] > 0:
+        if q != p and not s._folded[q] and stacks[q] > 0 and bets[q] + stacks[q] > current:
             others = True
             break
     if not others:
