@@ -31,6 +31,7 @@ from croupier.table import (
     TableConfig,
     TableError,
     UsePower,
+    UseTimeBank,
 )
 from croupier.table.events import AncreWindowOpened, CarrouselShown, HandSettled, TimedOut, Turn
 from croupier.table.journal import HandStartRecord
@@ -513,5 +514,30 @@ def test_settlement_writes_destellos_back_and_void_restores_them() -> None:
         assert (await power(h, actor, C)).accepted
         await h.restart()
         assert destellos(h) == d
+
+    run(body)
+
+
+def test_time_bank_running_through_a_window() -> None:
+    """R-NAIKO-8, R-TIME-1: a time bank running when the window opens is paused with the
+    clock: after the window the deadline is the extended one plus the pause."""
+
+    async def body() -> None:
+        h = await naiko(carrousel=with_powers(A), rule_overrides={"time_bank_seconds": 30})
+        await second_hand(h)
+        t = h.table
+        assert t.hand is not None and t.deadline is not None
+        actor = player(h, t.hand.actor)
+        base = t.deadline
+        assert (await h.send(UseTimeBank(h.cid(), actor))).accepted
+        assert t.deadline == base + 30
+        await h.clock.advance(4)
+        assert (await power(h, actor, A, target_seat=seat_of(h, 0))).accepted
+        await h.clock.advance(RESPONSE_WINDOW_SECONDS)
+        assert t.deadline == pytest.approx(base + 30 + RESPONSE_WINDOW_SECONDS)
+        # acting 6 s past the base deadline (pause excluded) spends 6 s of the bank
+        await h.clock.advance(base + RESPONSE_WINDOW_SECONDS + 6 - h.clock.now())
+        await h.act(actor, "call")
+        assert t.seat_of(actor).time_bank == pytest.approx(24)
 
     run(body)
