@@ -297,3 +297,22 @@ def test_legal_actions_offers_fold_only_facing_a_bet() -> None:
     with pytest.raises(IllegalActionError) as info:
         play(s, fold(1))
     assert info.value.code == "fold_when_check"
+
+
+def test_fl_short_all_in_raise_counts_toward_the_cap_and_raises_go_on_top() -> None:
+    """R-BET-4, R-BET-6: fixed limit 5/10, a player all-in for 13 over the big blind of 10.
+
+    Decision (the SPEC is silent): every raise action counts toward the cap of one bet and
+    three raises, a short all-in included (as PokerKit counts it), and the next raise is a
+    full bet on top of the all-in (23), like No-Limit's "last full raise on top of the
+    current bet". Players who had acted may not re-raise on the short all-in (R-BET-6).
+    """
+    g = Game.of("flhe", blinds=(5, 10))
+    s, _ = start(g, (1000, 1000, 1000, 13))
+    assert bounds(s) == (20, 20)
+    s, _ = play(s, call(2), raise_to(3, 13))
+    assert s.stacks[3] == 0 and s.bet_count == 2
+    assert bounds(s) == (23, 23)
+    s, _ = play(s, raise_to(0, 23), raise_to(1, 33))
+    legal = legal_actions(s)
+    assert legal is not None and legal.player == 2 and not legal.can_raise
