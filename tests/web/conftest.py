@@ -1,8 +1,8 @@
 """Browser tests: a real croupier server (uvicorn on 127.0.0.1, a free port, SQLite in a temp
 dir, fast bots) and Debian's Chromium driven by Playwright (never ``playwright install``).
 
-Without /usr/bin/chromium the tests are skipped, unless ``CI`` is set: then they fail
-(``bash scripts/chromium.sh`` installs it).
+Without /usr/bin/chromium the tests are skipped, unless ``CI`` is set: then
+``scripts/chromium.sh`` installs it (Debian's package, as root) and they fail if it cannot.
 """
 
 from __future__ import annotations
@@ -41,7 +41,12 @@ def _need_chromium() -> None:
     if os.path.exists(CHROMIUM):
         return
     if os.environ.get("CI"):
-        pytest.fail(f"{CHROMIUM} is missing: run `bash scripts/chromium.sh` (CI is set)")
+        done = subprocess.run(
+            ["bash", str(ROOT / "scripts" / "chromium.sh")], capture_output=True, text=True
+        )
+        if done.returncode == 0 and os.path.exists(CHROMIUM):
+            return
+        pytest.fail(f"{CHROMIUM} is missing and scripts/chromium.sh failed: {done.stderr[-500:]}")
     pytest.skip(f"{CHROMIUM} is missing: run `bash scripts/chromium.sh` to install it")
 
 
