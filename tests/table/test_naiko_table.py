@@ -479,7 +479,7 @@ def test_echange_de_manche_at_the_table() -> None:
 
 
 def test_powers_refused_at_other_tables() -> None:
-    """SPEC §9: powers exist only at Naiko tables."""
+    """R-NAIKO-4, SPEC §9: powers exist only at Naiko tables; elsewhere refused with a code."""
 
     async def body() -> None:
         h = await Harness.create(rules="room")
