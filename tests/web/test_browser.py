@@ -9,6 +9,7 @@ import os
 import re
 import secrets
 import shutil
+import time
 from pathlib import Path
 from typing import Any
 
@@ -288,3 +289,53 @@ def test_client_modules_in_the_page(server: Server, browser_page: Page) -> None:
     assert out["cards"] == [None, None]
     assert out["end"] == [106, 94]
     assert out["fr"] == "Full aux rois par les neuf"
+
+
+def test_draw_game_discards_chosen_cards(server: Server, browser_page: Page) -> None:
+    """R-DRAW-1..2 (client side): at a private Five-Card Draw table with bots, the draw
+    phase shows the cards as checkboxes bounded by max_discards; the chosen cards are
+    discarded with D and the server deals as many back."""
+    page = browser_page.page
+    sign_up(page, server.base, name())
+    exchange(page, 1000)
+    page.click("nav a[data-view=lobby]")
+    page.select_option("#p-game", "5cd")
+    page.fill("#p-seats", "3")
+    page.check("#p-bots")
+    page.click("#private-form button[type=submit]")
+    page.wait_for_selector("#private-result:not([hidden])")
+    page.click("#invite-open")
+    page.wait_for_selector("#t-sit:not([hidden])")
+    page.click("#t-sit")
+    page.click("#sit-form button[type=submit]")
+    page.wait_for_selector(".seat.me")
+    end = time.monotonic() + 60
+    while time.monotonic() < end:
+        if page.is_visible("#a-draw") and not page.evaluate("window.__croupier.table.busy"):
+            before = page.eval_on_selector_all(
+                ".seat.me svg.card", "ns => ns.map(n => n.dataset.card)"
+            )
+            assert len(before) == 5 and all(before)
+            page.click(".seat.me svg.card >> nth=0")
+            page.click(".seat.me svg.card >> nth=1")
+            assert page.locator(".seat.me svg.card[aria-checked=true]").count() == 2
+            page.keyboard.press("d")
+            page.wait_for_function(
+                "window.__croupier.table.state.log.some(e => e.key === 'log.drew')"
+            )
+            page.wait_for_function(
+                f"(() => {{ const c = [...document.querySelectorAll('.seat.me svg.card')].map(n => n.dataset.card);"
+                f" return c.length === 5 && !c.includes({before[0]!r}) && !c.includes({before[1]!r}); }})()"
+            )
+            after = page.eval_on_selector_all(
+                ".seat.me svg.card", "ns => ns.map(n => n.dataset.card)"
+            )
+            assert set(before[2:]) <= set(after)
+            return
+        if page.is_visible("#actionbar") and not page.evaluate("window.__croupier.table.busy"):
+            for sel in ("#a-check", "#a-call", "#a-show"):
+                if page.is_visible(sel):
+                    page.click(sel)
+                    break
+        page.wait_for_timeout(100)
+    raise AssertionError("no draw in 60 s")

@@ -2,7 +2,8 @@
 // invitation code and link, the arcade quick match.
 import { $, clear, el, fmt, setT } from "./dom.js";
 
-const GAMES = ["nlhe", "plo", "flhe"];
+const GAMES = ["nlhe", "plhe", "hplhe", "flhe", "slhe", "plo", "nlo", "hplo", "flo", "plo8", "flo8", "nlo8",
+  "7stud", "stud8", "razz", "soko", "5cd", "27td", "27sd", "badugi", "32cd", "shortdeck"];
 const FILTERS = [
   ["game", "f-game", (r) => r.game, (v) => ({ t: `game.${v}` })],
   ["structure", "f-structure", (r) => r.structure, (v) => ({ t: `structure.${v}` })],
