@@ -95,6 +95,11 @@ class Game:
             )
         if self.min_bet <= 0:
             raise ConfigurationError("the minimum bet must be positive")
+        if self.structure is Structure.SPREAD_LIMIT and any(m < self.min_bet for m in s.spread):
+            raise ConfigurationError(
+                f"each spread-limit maximum must be at least the minimum bet ({self.min_bet}),"
+                f" not {s.spread}"
+            )
 
     @property
     def small_bet(self) -> int:
