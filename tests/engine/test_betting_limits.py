@@ -282,6 +282,17 @@ def test_spread_limit_needs_one_maximum_per_street() -> None:
     assert info.value.code == "invalid_configuration"
 
 
+def test_spread_maximum_below_the_minimum_bet_is_refused() -> None:
+    """R-BET-5, R-BET-8: a maximum below the big blind (the minimum bet) cannot work: it would
+    offer raises whose minimum exceeds their maximum; the game is refused with a code."""
+    from croupier.engine.errors import ConfigurationError
+
+    with pytest.raises(ConfigurationError) as info:
+        Game.of("slhe", blinds=(1, 2), spread=(1, 1, 2, 3))
+    assert info.value.code == "invalid_configuration"
+    assert Game.of("slhe", blinds=(1, 2), spread=(2, 2, 4, 6)).spread_max(3) == 6
+
+
 def test_legal_actions_offers_fold_only_facing_a_bet() -> None:
     """R-BET-8: facing a bet: fold, call (amount), raise (min/max); else check or bet."""
     g = Game.of("nlhe", blinds=(1, 2))
