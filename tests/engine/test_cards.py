@@ -217,3 +217,24 @@ def test_a_deck_with_cards_the_variant_does_not_use_is_refused() -> None:
     """R-CARD-1: a Hold'em deck is the 52-card deck; a foreign card is a configuration error."""
     with pytest.raises((ConfigurationError, InvalidCardError)):
         start_hand(NLHE, (100, 100), [*DECK_52[:10], 60])
+
+
+def test_a_stub_running_out_mid_hand_raises_and_changes_nothing() -> None:
+    """R-CARD-5: the dealing machinery finds an impossible state (no card left for the flop):
+    InconsistentStateError with its code, and the state given to apply is unchanged, so the
+    table can void the hand and refund every chip from it."""
+    from croupier.engine.actions import call
+    from croupier.engine.state import apply
+    from tests.engine.kit import snapshot
+
+    deck = deck_for(["AsKs", "QhQd"])[:6]  # holes + 2 cards: no full flop
+    s, _ = start_hand(NLHE, (100, 100), deck)
+    s, _ = apply(s, call(1))
+    before = snapshot(s)
+    from croupier.engine.actions import check
+
+    with pytest.raises(InconsistentStateError) as info:
+        apply(s, check(0))
+    assert info.value.code == "inconsistent_state"
+    assert snapshot(s) == before
+    assert s.contributions == (2, 2)  # what the table refunds
