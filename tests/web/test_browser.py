@@ -65,6 +65,18 @@ def test_sign_up_exchange_play_with_the_mouse_and_replay(
     page.wait_for_selector(".seat.me")
     assert page.inner_text(".seat.me .chips") == "200"
     assert page.is_visible(".seat .tag-bot")
+    # On my turn my seat shows the countdown from the server's deadline (30 s at a room table).
+    page.wait_for_selector("#actionbar:not([hidden])", timeout=60000)
+    page.wait_for_selector(".seat.me .timer:not([hidden])")
+    assert 1 <= int(page.inner_text(".seat.me .timer .secs")) <= 30
+    # The bar offers only legal actions and bounds the amount by the server's min and max.
+    legal = state(page, "s.legal")
+    assert page.is_visible("#a-check") == legal["can_check"]
+    assert page.is_visible("#a-call") == legal["can_call"]
+    assert page.get_attribute("#amount", "min") == str(legal["min_raise"])
+    assert page.get_attribute("#amount", "max") == str(legal["max_raise"])
+    page.click("[data-preset=max]")
+    assert page.input_value("#amount") == str(legal["max_raise"])
 
     # Others' down cards are drawn as backs; nobody's hidden card text reaches the page.
     seen = play_to_showdown(page, keyboard=False, raise_once=True)
@@ -339,3 +351,26 @@ def test_draw_game_discards_chosen_cards(server: Server, browser_page: Page) -> 
                     break
         page.wait_for_timeout(100)
     raise AssertionError("no draw in 60 s")
+
+
+def test_sit_out_sit_in_and_leave(server: Server, browser_page: Page) -> None:
+    """R-SEAT-1, R-SEAT-3: sit out and back in, then leave: the stack goes back to the
+    account once the seat is given up (each step waits for the server's ack)."""
+    page = browser_page.page
+    sign_up(page, server.base, name())
+    exchange(page, 500)
+    page.goto(f"{server.base}/#/table/flhe-2-4")
+    page.wait_for_selector("#t-sit:not([hidden])")
+    page.click("#t-sit")
+    page.fill("#sit-amount", "100")
+    page.click("#sit-form button[type=submit]")
+    page.wait_for_selector(".seat.me")
+    page.click("#t-sitout")
+    page.wait_for_selector("#t-sitin:not([hidden])")
+    assert page.is_visible(".seat.me .status")
+    page.click("#t-sitin")
+    page.wait_for_selector("#t-sitout:not([hidden])")
+    page.click("#t-leave")
+    page.wait_for_selector(".seat.me", state="detached", timeout=60000)
+    page.click("nav a[data-view=account]")
+    page.wait_for_function("window.__croupier.account && window.__croupier.account.chips > 400")

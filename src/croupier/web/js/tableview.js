@@ -385,7 +385,9 @@ export class TableView {
     const sum = this.summary;
     setRaw($("#table-title"), sum ? sum.name : this.tableId);
     const info = $("#table-info");
+    const priv = this.ctx.privateSpecs.get(this.tableId);
     if (sum) setT(info, "table.info", { game: t(`game.${sum.game}`), stakes: sum.stakes, n: s.handNo });
+    else if (priv) setT(info, "table.info_private", { game: t(`game.${priv.game}`), stakes: `${priv.small_blind}/${priv.big_blind}`, n: s.handNo, code: priv.code });
     else setT(info, "table.info_short", { n: s.handNo });
     this.renderSeats();
     this.renderCenter();
