@@ -1,0 +1,8 @@
+#!/usr/bin/env bash
+# Serve the poker room at http://127.0.0.1:8000 (embedded SQLite, bots at the public tables).
+# Installs what it needs on first run. Options go to `croupier serve` (--port, --db, --host).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/bootstrap.sh
+echo "croupier: open http://127.0.0.1:${CROUPIER_PORT:-8000}/ in a browser (Ctrl-C stops)" >&2
+exec .venv/bin/croupier serve "$@"
