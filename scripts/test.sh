@@ -21,6 +21,11 @@ if [ -f scripts/postgres.sh ] && [ -z "${CROUPIER_TEST_POSTGRES_URL:-}" ]; then
   echo "PostgreSQL at $url"
 fi
 
+if [ -f scripts/chromium.sh ]; then
+  echo "== Chromium (browser tests)"
+  bash scripts/chromium.sh >/dev/null || { echo "could not install Chromium" >&2; exit 1; }
+fi
+
 echo "== pytest"
 set +e
 python -m pytest -n 2 -q "$@"
