@@ -52,8 +52,7 @@ def register(app: typer.Typer) -> None:
         seed: Annotated[int, typer.Option("--seed", help="Seed of decks and policy")] = 0,
     ) -> None:
         """Play N complete hands with a self-play policy and report the speed."""
-        console = Console()
-        err = Console(stderr=True)
+        err = Console(stderr=True, soft_wrap=True)
         try:
             result = simulate(
                 game,
@@ -68,9 +67,8 @@ def register(app: typer.Typer) -> None:
         except (EngineError, typer.BadParameter) as e:
             err.print(f"[red]error:[/red] {e}")
             raise typer.Exit(2) from None
-        console.print(
+        typer.echo(
             f"{result.game}, {seats} seats, policy {result.policy}, seed {seed}:"
-            f" {result.showdowns} showdowns, chips conserved in every hand",
-            highlight=False,
+            f" {result.showdowns} showdowns, chips conserved in every hand"
         )
-        console.print(result.line(), highlight=False)
+        typer.echo(result.line())
