@@ -15,6 +15,7 @@ from typing import Any
 
 from tests.web.conftest import ROOT, Page, Server
 from tests.web.flows import (
+    PASSWORD,
     english_left,
     exchange,
     play_to_showdown,
@@ -370,7 +371,24 @@ def test_sit_out_sit_in_and_leave(server: Server, browser_page: Page) -> None:
     assert page.is_visible(".seat.me .status")
     page.click("#t-sitin")
     page.wait_for_selector("#t-sitout:not([hidden])")
+    page.fill("#chat-text", "hello   table")
+    page.click("#chat-form button[type=submit]")
+    page.wait_for_selector("#chat-lines li:has-text('hello table')")
+    assert page.input_value("#chat-text") == ""
     page.click("#t-leave")
     page.wait_for_selector(".seat.me", state="detached", timeout=60000)
     page.click("nav a[data-view=account]")
     page.wait_for_function("window.__croupier.account && window.__croupier.account.chips > 400")
+    who = page.inner_text("#who")
+    page.click("#logout")
+    page.wait_for_selector("#auth:not([hidden])")
+    assert page.inner_text("#who") == "Guest"
+    page.wait_for_function("window.__croupier.net.welcome && window.__croupier.net.welcome.guest")
+    page.fill("#login-name", who)
+    page.fill("#login-password", PASSWORD)
+    page.click("#login-form button[type=submit]")
+    page.wait_for_function(
+        "window.__croupier.net.welcome && window.__croupier.net.welcome.guest === false"
+    )
+    assert page.inner_text("#who") == who
+    assert page.is_hidden("#banner") or page.get_attribute("#banner", "data-state") == "ok"

@@ -112,6 +112,7 @@ function startNet() {
   const net = new Connection(socketUrl());
   ctx.net = net;
   net.addEventListener("status", (ev) => {
+    if (ctx.net !== net) return; // an old socket closing after login/logout
     banner(ev.detail.status, ev.detail);
     if (ev.detail.status === "open") {
       ctx.welcome = net.welcome;
@@ -120,6 +121,7 @@ function startNet() {
     }
   });
   net.addEventListener("message", (ev) => {
+    if (ctx.net !== net) return;
     const m = ev.detail;
     if (m.type === "lobby") lobby.onLobby(m);
     else if (m.type === "matched") lobby.onMatched(m);
