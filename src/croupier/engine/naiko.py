@@ -164,6 +164,7 @@ def start_naiko_hand(
     carrousel: int,
     blinds: tuple[int, ...] | None = None,
     dead: tuple[int, ...] | None = None,
+    entropy: int = 0,
 ) -> tuple[NaikoHand, list[Event]]:
     """Deal a Naiko hand. ``destellos`` are what each player holds before the deal (the
     table keeps them between hands, R-NAIKO-1); each player dealt in earns one, up to 3.
@@ -174,7 +175,7 @@ def start_naiko_hand(
         raise PowerError("bad_carrousel", f"carrousel index must be 0..{len(CARROUSELS) - 1}")
     if len(destellos) != len(stacks) or any(d < 0 for d in destellos):
         raise PowerError("bad_destellos", "one non-negative Destellos count per player")
-    hand, events = start_hand(game, stacks, deck, blinds=blinds, dead=dead)
+    hand, events = start_hand(game, stacks, deck, blinds=blinds, dead=dead, entropy=entropy)
     nh = NaikoHand(
         hand=hand,
         carrousel=CARROUSELS[carrousel],
@@ -206,6 +207,7 @@ def act(nh: NaikoHand, action: Action) -> tuple[NaikoHand, list[Event]]:
 
 def check_power(nh: NaikoHand, player: int, power: Power, target: int = -1) -> None:
     """Raise :class:`PowerError` with the reason if ``player`` may not use ``power`` now."""
+    nh = _fresh_round(nh)
     hand = nh.hand
     if power not in nh.carrousel:
         raise PowerError("not_in_carrousel", f"{power.value} is not in this hand's carrousel")
