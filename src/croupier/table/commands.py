@@ -17,6 +17,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
+from croupier.engine.game import Stakes
+
 __all__ = [
     "Act",
     "AncreExpired",
@@ -28,6 +30,7 @@ __all__ = [
     "Reconnect",
     "Reload",
     "RespondAncre",
+    "SetStakes",
     "ShowCards",
     "SitDown",
     "SitIn",
@@ -170,6 +173,17 @@ class Reconnect:
 
 
 @dataclass(frozen=True, slots=True)
+class SetStakes:
+    """From the tournament director (never built from client input): play the next hands
+    at ``stakes`` (blind levels rise between hands, R-TOUR-1); a hand in play keeps its
+    own. ``player_id`` names the sender (e.g. ``"director"``)."""
+
+    command_id: str
+    player_id: str
+    stakes: Stakes
+
+
+@dataclass(frozen=True, slots=True)
 class Timeout:
     """Internal (posted by the table's own timer): the decision clock ``token`` ran out."""
 
@@ -212,6 +226,7 @@ Command = (
     | Reconnect
     | UsePower
     | RespondAncre
+    | SetStakes
 )
 
 Message = Command | Timeout | StartHand | WindowExpired | AncreExpired

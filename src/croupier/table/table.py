@@ -26,6 +26,7 @@ from croupier.engine import actions as A
 from croupier.engine.cards import parse_cards
 from croupier.engine.errors import EngineError, IllegalActionError, InconsistentStateError
 from croupier.engine.events import Event, HandEnded
+from croupier.engine.game import Stakes
 from croupier.engine.rng import Shuffler, SystemShuffler
 from croupier.engine.state import (
     HandState,
@@ -51,6 +52,7 @@ from croupier.table.commands import (
     Reconnect,
     Reload,
     RespondAncre,
+    SetStakes,
     ShowCards,
     SitDown,
     SitIn,
@@ -268,6 +270,7 @@ class Table:
             Reconnect: partial(seatcmds.reconnect, self),
             UsePower: self._use_power,
             RespondAncre: self._use_power,
+            SetStakes: self._set_stakes,
         }
         handler = handlers.get(type(cmd))
         if handler is None:
@@ -340,6 +343,14 @@ class Table:
     ) -> TableEvent:
         number = self.hand_no if hand_no is None else hand_no
         return self.log.publish(data, hand_no=number, players=players, to=to)
+
+    def _set_stakes(self, cmd: SetStakes) -> None:
+        """New stakes for the next hands (tournament blind levels); the running hand keeps
+        its own. Refused (``invalid_configuration``) if the game cannot use them."""
+        if not isinstance(cmd.stakes, Stakes):
+            raise TableError("bad_stakes", f"not stakes: {cmd.stakes!r}")
+        game = replace(self.config.game, stakes=cmd.stakes)  # Game validates (EngineError)
+        self.config = replace(self.config, game=game)
 
     def _use_power(self, cmd: UsePower | RespondAncre) -> None:
         if self.naiko is None:
