@@ -47,6 +47,7 @@ function go(hash) {
 
 function banner(status, detail) {
   const b = $("#banner");
+  if (status === "connecting" && !detail.attempt && b.hidden) return; // a first connection
   if (status === "open") {
     if (!b.hidden && b.dataset.state !== "ok") {
       b.dataset.state = "ok";

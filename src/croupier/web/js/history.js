@@ -55,10 +55,10 @@ export class History {
         el("td", {}, el("span", { raw: h.table_id })),
         el("td", {}, el("span", { raw: `#${h.hand_id}` })),
         el("td", { class: h.net > 0 ? "win" : h.net < 0 ? "loss" : "" }, el("span", { raw: `${h.net > 0 ? "+" : ""}${fmt(h.net)}` })),
-        el("td", { class: "actions" },
+        el("td", {}, el("div", { class: "actions" },
           el("button", { type: "button", class: "replay", t: "history.replay", onclick: () => this.open(h) }),
           el("a", { href: `${base}.phh`, download: `${h.table_id}-${h.hand_id}.phh`, class: "button", t: "history.download_phh" }),
-          el("a", { href: `${base}.txt`, download: `${h.table_id}-${h.hand_id}.txt`, class: "button", t: "history.download_txt" }))));
+          el("a", { href: `${base}.txt`, download: `${h.table_id}-${h.hand_id}.txt`, class: "button", t: "history.download_txt" })))));
     }
     $("#hands-empty").hidden = !this.ctx.account || this.rows.length > 0;
     if (this.states) this.draw();

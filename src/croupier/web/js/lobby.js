@@ -90,10 +90,10 @@ export class Lobby {
         el("td", {}, el("span", { raw: `${r.players}/${r.seats}` }),
           r.bots ? el("span", { class: "muted small", t: "lobby.bots", params: { n: r.bots } }) : null),
         el("td", {}, el("span", { raw: fmt(r.average_pot) })),
-        el("td", { class: "actions" },
+        el("td", {}, el("div", { class: "actions" },
           el("button", { type: "button", class: "primary", disabled: full, t: "lobby.play",
-            "aria-label": null, onclick: () => this.play(r) }),
-          r.spectators ? el("button", { type: "button", t: "lobby.watch", onclick: () => this.ctx.go(`#/table/${encodeURIComponent(r.table_id)}`) }) : null),
+            onclick: () => this.play(r) }),
+          r.spectators ? el("button", { type: "button", t: "lobby.watch", onclick: () => this.ctx.go(`#/table/${encodeURIComponent(r.table_id)}`) }) : null)),
       );
       body.append(tr);
     }
