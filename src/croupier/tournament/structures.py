@@ -1,0 +1,296 @@
+"""Tournament structures as data: blind-level schedules, payout tables, Spin multipliers.
+
+Everything here is frozen data and pure functions. Percentages are in basis points
+(1/100 of a percent, so 10,000 is the whole pool); probabilities in parts per million.
+
+>>> TURBO.level_at(0.0), TURBO.level_at(179.9), TURBO.level_at(180.0)
+(0, 0, 1)
+>>> TURBO.levels[TURBO.level_at(10_000.0)] == TURBO.levels[-1]
+True
+>>> STANDARD_PAYOUTS.prizes(1000, 9)
+(500, 300, 200)
+>>> STANDARD_PAYOUTS.prizes(101, 2)
+(101,)
+>>> STANDARD_PAYOUTS.prizes(1000, 30)
+(350, 220, 150, 110, 90, 80)
+>>> SPIN_MULTIPLIERS.expected_multiplier()
+Fraction(79, 20)
+"""
+
+from __future__ import annotations
+
+import bisect
+import itertools
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Literal, Protocol
+
+from croupier.engine.game import Stakes
+from croupier.tournament.errors import TournamentError
+
+__all__ = [
+    "HYPER",
+    "SPIN_MULTIPLIERS",
+    "STANDARD",
+    "STANDARD_PAYOUTS",
+    "TURBO",
+    "WHOLE",
+    "BlindSchedule",
+    "Level",
+    "PayoutTable",
+    "PayoutTier",
+    "SpinPrize",
+    "SpinTable",
+    "split",
+]
+
+WHOLE = 10_000
+"""Basis points in a whole pool."""
+MILLION = 1_000_000
+
+
+@dataclass(frozen=True, slots=True)
+class Level:
+    """One blind level: blinds and ante (chips) for ``seconds`` of the tournament clock."""
+
+    small_blind: int
+    big_blind: int
+    ante: int = 0
+    seconds: float = 300.0
+
+    def __post_init__(self) -> None:
+        ok = all(type(v) is int for v in (self.small_blind, self.big_blind, self.ante))
+        if not ok or not 0 < self.small_blind <= self.big_blind or self.ante < 0:
+            raise TournamentError(
+                "bad_level", f"a level has 0 < small blind <= big blind and ante >= 0: {self!r}"
+            )
+        if not self.seconds > 0:
+            raise TournamentError("bad_level", f"a level lasts a positive time, not {self.seconds}")
+
+    @property
+    def stakes(self) -> Stakes:
+        """The table stakes of this level."""
+        return Stakes(small_blind=self.small_blind, big_blind=self.big_blind, ante=self.ante)
+
+
+@dataclass(frozen=True, slots=True)
+class BlindSchedule:
+    """Levels in order; the last one lasts until the end. Levels change on the tournament
+    clock (seconds since the start) and apply from the next hand at each table."""
+
+    name: str
+    levels: tuple[Level, ...]
+
+    def __post_init__(self) -> None:
+        if not self.levels:
+            raise TournamentError("bad_schedule", "a schedule has at least one level")
+        for a, b in itertools.pairwise(self.levels):
+            if b.big_blind < a.big_blind:
+                raise TournamentError("bad_schedule", "blinds never go down")
+
+    @property
+    def starts(self) -> tuple[float, ...]:
+        """When each level starts, in seconds after the tournament starts."""
+        return tuple(itertools.accumulate((lv.seconds for lv in self.levels[:-1]), initial=0.0))
+
+    def level_at(self, elapsed: float) -> int:
+        """The index of the level in force ``elapsed`` seconds after the start."""
+        return max(0, bisect.bisect_right(self.starts, elapsed) - 1)
+
+
+def _levels(blinds: list[tuple[int, int, int]], seconds: float) -> tuple[Level, ...]:
+    return tuple(Level(sb, bb, ante, seconds) for sb, bb, ante in blinds)
+
+
+_BLINDS = [
+    (10, 20, 0),
+    (15, 30, 0),
+    (25, 50, 0),
+    (50, 100, 0),
+    (75, 150, 0),
+    (100, 200, 25),
+    (150, 300, 25),
+    (200, 400, 50),
+    (300, 600, 75),
+    (400, 800, 100),
+    (600, 1200, 150),
+    (1000, 2000, 250),
+    (1500, 3000, 400),
+    (2500, 5000, 600),
+    (4000, 8000, 1000),
+    (6000, 12000, 1500),
+]
+STANDARD = BlindSchedule("standard", _levels(_BLINDS, 600.0))
+"""Ten-minute levels (Sit & Go and scheduled tournaments, 1,500 to 3,000 chips)."""
+TURBO = BlindSchedule("turbo", _levels(_BLINDS, 180.0))
+"""Three-minute levels."""
+HYPER = BlindSchedule("hyper", _levels(_BLINDS, 60.0))
+"""One-minute levels (Spin)."""
+
+
+def split(pool: int, shares: tuple[int, ...]) -> tuple[int, ...]:
+    """``pool`` chips split by ``shares`` (basis points summing to :data:`WHOLE`): each
+    place gets the floor of its share; the chips left over go one at a time from the first
+    place down, so the prizes always sum to the pool.
+
+    >>> split(100, (5000, 3000, 2000)), split(7, (5000, 3000, 2000)), split(0, (WHOLE,))
+    ((50, 30, 20), (4, 2, 1), (0,))
+    """
+    if type(pool) is not int or pool < 0:
+        raise TournamentError("bad_pool", f"a prize pool is a whole number >= 0, not {pool!r}")
+    base = [pool * s // WHOLE for s in shares]
+    for i in range(pool - sum(base)):
+        base[i % len(base)] += 1
+    return tuple(base)
+
+
+def _check_shares(shares: tuple[int, ...]) -> None:
+    if not shares or sum(shares) != WHOLE or any(type(s) is not int or s < 0 for s in shares):
+        raise TournamentError("bad_payouts", f"shares must be >= 0 and sum to {WHOLE}: {shares}")
+    if list(shares) != sorted(shares, reverse=True):
+        raise TournamentError("bad_payouts", f"a better place never gets less: {shares}")
+
+
+@dataclass(frozen=True, slots=True)
+class PayoutTier:
+    """Shares per place (basis points) for up to ``max_entrants`` entrants."""
+
+    max_entrants: int
+    shares: tuple[int, ...]
+
+    def __post_init__(self) -> None:
+        _check_shares(self.shares)
+        if len(self.shares) > self.max_entrants:
+            raise TournamentError("bad_payouts", "more paid places than entrants")
+
+
+@dataclass(frozen=True, slots=True)
+class PayoutTable:
+    """Prize structure by number of entrants (published with the event, R-TOUR-1/3): the
+    first tier whose ``max_entrants`` covers the field applies."""
+
+    tiers: tuple[PayoutTier, ...]
+
+    def __post_init__(self) -> None:
+        caps = [t.max_entrants for t in self.tiers]
+        if not caps or caps != sorted(set(caps)):
+            raise TournamentError("bad_payouts", "tiers are in increasing order of entrants")
+
+    def shares(self, entrants: int) -> tuple[int, ...]:
+        """The shares that apply to a field of ``entrants``."""
+        for tier in self.tiers:
+            if entrants <= tier.max_entrants:
+                return tier.shares
+        raise TournamentError(
+            "too_many_entrants", f"the payout table stops at {self.tiers[-1].max_entrants}"
+        )
+
+    def prizes(self, pool: int, entrants: int) -> tuple[int, ...]:
+        """The prize of each paid place, best first."""
+        return split(pool, self.shares(entrants))
+
+    @property
+    def max_entrants(self) -> int:
+        return self.tiers[-1].max_entrants
+
+
+STANDARD_PAYOUTS = PayoutTable(
+    (
+        PayoutTier(2, (10_000,)),
+        PayoutTier(6, (6_500, 3_500)),
+        PayoutTier(10, (5_000, 3_000, 2_000)),
+        PayoutTier(20, (4_000, 2_500, 1_500, 1_200, 800)),
+        PayoutTier(30, (3_500, 2_200, 1_500, 1_100, 900, 800)),
+        PayoutTier(50, (3_000, 2_000, 1_400, 1_000, 800, 600, 500, 400, 300)),
+        PayoutTier(
+            100, (2_700, 1_700, 1_200, 900, 700, 600, 500, 400, 300, 250, 250, 200, 150, 150)
+        ),
+        PayoutTier(
+            1000,
+            (2_500, 1_600, 1_100, 850, 650, 550, 450, 380, 320, 260, 220, 200)
+            + (150,) * 4
+            + (80,) * 4,
+        ),
+    )
+)
+"""The default prize structure (50/30/20 for up to ten entrants, and so on)."""
+
+
+# -- Spin (R-TOUR-2) ----------------------------------------------------------------------
+
+
+class _Rng(Protocol):
+    def randrange(self, stop: int, /) -> int: ...
+
+
+@dataclass(frozen=True, slots=True)
+class SpinPrize:
+    """One row of a Spin's multiplier table: ``multiplier`` drawn with probability
+    ``ppm`` / 1,000,000; the pool split by ``shares`` (1st, 2nd, 3rd)."""
+
+    multiplier: int
+    ppm: int
+    shares: tuple[int, ...] = (WHOLE,)
+
+    def __post_init__(self) -> None:
+        if type(self.multiplier) is not int or self.multiplier < 1:
+            raise TournamentError("bad_multiplier", f"a multiplier is >= 1: {self.multiplier!r}")
+        if type(self.ppm) is not int or self.ppm <= 0:
+            raise TournamentError("bad_multiplier", f"a probability is > 0 ppm: {self.ppm!r}")
+        _check_shares(self.shares)
+
+
+@dataclass(frozen=True, slots=True)
+class SpinTable:
+    """The published multiplier table of a Spin (R-TOUR-2).
+
+    ``base``: ``total`` (the SPEC's wording: the pool is the sum of the buy-ins times the
+    multiplier) or ``entry`` (the usual industry convention: one buy-in times the
+    multiplier)."""
+
+    prizes: tuple[SpinPrize, ...]
+    base: Literal["total", "entry"] = "total"
+
+    def __post_init__(self) -> None:
+        if sum(p.ppm for p in self.prizes) != MILLION:
+            raise TournamentError("bad_multiplier", "the probabilities sum to 1,000,000 ppm")
+        if self.base not in ("total", "entry"):
+            raise TournamentError("bad_multiplier", f"base is total or entry, not {self.base!r}")
+
+    def draw(self, rng: _Rng) -> SpinPrize:
+        """Draw a multiplier: one uniform integer in ``[0, 1,000,000)`` from ``rng``."""
+        x = rng.randrange(MILLION)
+        for prize in self.prizes:
+            if x < prize.ppm:
+                return prize
+            x -= prize.ppm
+        raise AssertionError("unreachable: probabilities sum to a million")
+
+    def pool(self, prize: SpinPrize, buy_in: int, entrants: int = 3) -> int:
+        """The prize pool for a drawn ``prize``."""
+        stake = buy_in * entrants if self.base == "total" else buy_in
+        return stake * prize.multiplier
+
+    def expected_multiplier(self) -> Fraction:
+        """E[multiplier], exactly."""
+        return sum((Fraction(p.multiplier * p.ppm, MILLION) for p in self.prizes), Fraction(0))
+
+    def expected_return(self, entrants: int = 3) -> Fraction:
+        """What one buy-in returns on average to a player of average skill: the expected
+        pool divided by the entrants, per chip of buy-in."""
+        per = self.expected_multiplier()
+        return per if self.base == "total" else per / entrants
+
+
+SPIN_MULTIPLIERS = SpinTable(
+    (
+        SpinPrize(2, 750_000),
+        SpinPrize(3, 150_000),
+        SpinPrize(5, 70_000),
+        SpinPrize(10, 25_000),
+        SpinPrize(100, 4_000, (8_000, 1_000, 1_000)),
+        SpinPrize(1000, 1_000, (8_000, 1_000, 1_000)),
+    )
+)
+"""The published table: 2× 75 %, 3× 15 %, 5× 7 %, 10× 2.5 % (winner takes all),
+100× 0.4 % and 1000× 0.1 % (80 % / 10 % / 10 %). E[multiplier] = 3.95."""
