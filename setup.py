@@ -1,4 +1,4 @@
-"""Build script: only declares the C extension; everything else is in pyproject.toml."""
+"""Build script: only declares the C extensions; everything else is in pyproject.toml."""
 
 from setuptools import Extension, setup
 
@@ -9,6 +9,14 @@ setup(
             sources=["src/croupier/engine/evaluate/_ceval.c"],
             extra_compile_args=["-O3", "-std=c99", "-Wall", "-Wextra", "-Wno-unused-parameter"],
             optional=True,
-        )
+        ),
+        # the simulation core; it compiles the evaluator's source in (see its header)
+        Extension(
+            "croupier.analysis._csim",
+            sources=["src/croupier/analysis/_csim.c"],
+            depends=["src/croupier/engine/evaluate/_ceval.c"],
+            extra_compile_args=["-O3", "-std=c99", "-Wall", "-Wextra", "-Wno-unused-parameter"],
+            optional=True,
+        ),
     ],
 )
