@@ -43,6 +43,7 @@ __all__ = [
     "ProtocolError",
     "QuickMatch",
     "Reload",
+    "RespondAncre",
     "Resync",
     "Show",
     "Sit",
@@ -50,6 +51,7 @@ __all__ = [
     "SitOut",
     "Subscribe",
     "Unsubscribe",
+    "UsePower",
     "error",
     "parse_client",
 ]
@@ -194,6 +196,37 @@ class Chat(_Command):
     emote: Annotated[str, StringConstraints(max_length=32)] | None = None
 
 
+class UsePower(_Command):
+    """Naiko tables (SPEC §9): use ``power`` on your turn (``coup_d_oeil``,
+    ``echange_de_manche``, ``ancre_courte``, ``sceau_protecteur``); ``target_seat`` is the
+    Ancre Courte's target, ``card`` the hole card an Échange de Manche discards (``"7c"``).
+    The table names an unknown power (``unknown_power``) and every refusal.
+
+    >>> m = parse_client('{"type": "use_power", "id": "p1", "table_id": "t1",'
+    ...                  ' "power": "ancre_courte", "target_seat": 3}')
+    >>> m.power, m.target_seat, m.card
+    ('ancre_courte', 3, None)
+    >>> parse_client('{"type": "respond_ancre", "id": "p2", "table_id": "t1"}')
+    Traceback (most recent call last):
+    ...
+    croupier.server.protocol.ProtocolError: block: Field required
+    """
+
+    type: Literal["use_power"]
+    power: Annotated[str, StringConstraints(min_length=1, max_length=32)]
+    target_seat: Annotated[int, Field(strict=True, ge=0, le=9)] | None = None
+    card: Annotated[str, StringConstraints(min_length=1, max_length=8)] | None = None
+    version: Version | None = None
+
+
+class RespondAncre(_Command):
+    """Naiko tables: the target of an Ancre Courte answers inside its window, even out of
+    turn: ``block`` with Sceau Protecteur (1 Destello) or pass (R-NAIKO-8)."""
+
+    type: Literal["respond_ancre"]
+    block: bool
+
+
 class QuickMatch(_Msg):
     """Join (``join``) or leave (``cancel``) the arcade quick-match queue."""
 
@@ -238,6 +271,8 @@ ClientMessage = Annotated[
     | Leave
     | Reload
     | Chat
+    | UsePower
+    | RespondAncre
     | QuickMatch
     | CreatePrivate
     | JoinPrivate,
@@ -246,7 +281,7 @@ ClientMessage = Annotated[
 
 CLIENT_MESSAGES: tuple[type[_Msg], ...] = (
     Hello, Ping, Subscribe, Unsubscribe, Resync, Sit, Act, DrawCards, Show, SitOut, SitIn,
-    Leave, Reload, Chat, QuickMatch, CreatePrivate, JoinPrivate,
+    Leave, Reload, Chat, QuickMatch, CreatePrivate, JoinPrivate, UsePower, RespondAncre,
 )  # fmt: skip
 _TYPES = frozenset(m.model_fields["type"].annotation.__args__[0] for m in CLIENT_MESSAGES)  # type: ignore[union-attr]
 _ADAPTER: TypeAdapter[Any] = TypeAdapter(ClientMessage)

@@ -42,9 +42,17 @@ def plain(value: Any) -> Any:
     return str(value)
 
 
-def event_message(table_id: str, event: TableEvent) -> dict[str, Any]:
-    """The ``event`` message for one (already redacted) table event."""
-    return {
+def event_message(table_id: str, event: TableEvent, now: float | None = None) -> dict[str, Any]:
+    """The ``event`` message for one (already redacted) table event. ``now``: the table
+    clock when it is sent, so a client can count down ``turn.deadline`` and a Naiko
+    ``ancre_window.closes_at`` (both on that clock) without guessing the offset.
+
+    >>> from croupier.table.events import AncreWindowOpened
+    >>> m = event_message("naiko-1-2", TableEvent(9, 0, 3, AncreWindowOpened(1, 4, "15", 108.0, 12.5)), now=100.0)
+    >>> m["event"], m["now"]
+    ({'type': 'ancre_window', 'caster_seat': 1, 'target_seat': 4, 'target_player_id': '15', 'closes_at': 108.0, 'remaining': 12.5}, 100.0)
+    """
+    out = {
         "type": "event",
         "table_id": table_id,
         "version": event.version,
@@ -53,15 +61,26 @@ def event_message(table_id: str, event: TableEvent) -> dict[str, Any]:
         "players": list(event.players),
         "event": plain(event.data),
     }
+    if now is not None:
+        out["now"] = now
+    return out
 
 
-def snapshot_message(table_id: str, snap: TableSnapshot) -> dict[str, Any]:
-    """The ``snapshot`` message (a full resync)."""
+def snapshot_message(
+    table_id: str, snap: TableSnapshot, now: float | None = None
+) -> dict[str, Any]:
+    """The ``snapshot`` message (a full resync); ``now`` as in :func:`event_message`. At a
+    Naiko table the snapshot carries ``naiko`` (the public status: carrousel, Destellos by
+    position, powers used, activations, anchored positions, the open window as
+    ``[caster, target]``) and ``window_closes_at``."""
     body = plain(snap)
-    return {
+    out = {
         "type": "snapshot",
         "table_id": table_id,
         "version": snap.version,
         "epoch": snap.epoch,
         "snapshot": body,
     }
+    if now is not None:
+        out["now"] = now
+    return out

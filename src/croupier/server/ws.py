@@ -303,7 +303,7 @@ class WsSession:
             old.close()
 
         def deliver(event: TableEvent, table_id: str = table_id) -> None:
-            self.send(event_message(table_id, event))
+            self.send(event_message(table_id, event, now=live.actor.table.clock.now()))
 
         try:
             stream = live.actor.subscribe(self.player_id, deliver, since=msg.since, epoch=msg.epoch)
@@ -315,9 +315,9 @@ class WsSession:
         initial = stream.initial
         if isinstance(initial, list):
             for e in initial:
-                self.send(event_message(table_id, e))
+                self.send(event_message(table_id, e, now=live.actor.table.clock.now()))
         else:
-            self.send(snapshot_message(table_id, initial))
+            self.send(snapshot_message(table_id, initial, now=live.actor.table.clock.now()))
         self.send({"type": "subscribed", "table_id": table_id, "version": live.actor.table.version})
         await self._tell_table(table_id, C.Reconnect)
 
@@ -335,7 +335,8 @@ class WsSession:
             self.send(error("not_subscribed", f"subscribe to {table_id} first"))
             return
         live = self.sv.registry.get(table_id)
-        self.send(snapshot_message(table_id, live.actor.table.snapshot(self.player_id)))
+        table = live.actor.table
+        self.send(snapshot_message(table_id, table.snapshot(self.player_id), now=table.clock.now()))
 
     def _chat(self, msg: P.Chat) -> None:
         live = self.sv.registry.tables.get(msg.table_id)
@@ -460,7 +461,7 @@ class WsSession:
                 msg.seat,
                 post_big_blind=msg.post_big_blind,
             )
-        elif isinstance(msg, P.Act | P.DrawCards):
+        elif isinstance(msg, P.Act | P.DrawCards | P.UsePower):
             if msg.version is not None and (
                 msg.version < live.last_turn_version or msg.version > table.version
             ):
@@ -475,6 +476,8 @@ class WsSession:
                 return
             if isinstance(msg, P.Act):
                 cmd = C.Act(tcid, pid, msg.action, msg.amount)
+            elif isinstance(msg, P.UsePower):
+                cmd = C.UsePower(tcid, pid, msg.power, msg.target_seat, msg.card)
             else:
                 cmd = C.Draw(tcid, pid, msg.discards.replace(" ", ""))
         elif isinstance(msg, P.Show):
@@ -487,6 +490,8 @@ class WsSession:
             cmd = C.Leave(tcid, pid)
         elif isinstance(msg, P.Reload):
             cmd = C.Reload(tcid, pid, msg.amount)
+        elif isinstance(msg, P.RespondAncre):
+            cmd = C.RespondAncre(tcid, pid, msg.block)
         else:  # pragma: no cover - every message type is handled above
             self.send(error("unknown_type", "unhandled message"))
             return
