@@ -1,0 +1,425 @@
+"""The tournament director: runs a started tournament's tables through the table command
+interface, on an injected clock (R-TOUR-1..4, R-SEAT-2, R-BOT-1).
+
+It opens one :class:`~croupier.table.actor.TableActor` per table, whose bank is the
+tournament's :class:`~croupier.tournament.money.TournamentBank` (tournament chips never
+reach an account, R-TOUR-4), seats the entrants where :func:`draw_seats` put them (bots
+through a :class:`~croupier.bots.runner.BotRunner`, labelled BOT), and watches every
+table as an in-process observer. At each hand's end (``hand_settled``), at that table:
+
+1. players left without chips are eliminated: they stand up, and take the worst places
+   still free — several out in the same hand are ranked by their stacks when it began
+   (more chips, better place; equal stacks share the prizes of their places);
+2. if one player is left, the tournament ends: prizes are paid from the pool;
+3. otherwise tables are broken and balanced (rules in :mod:`croupier.tournament.scheduled`):
+   a player moves by standing up (chips to the tournament bank) and sitting down at the
+   destination with exactly those chips.
+
+Blind levels change on the clock (:meth:`BlindSchedule.level_at`): at each level's start
+every table gets a :class:`~croupier.table.commands.SetStakes`, applied from its next hand.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import random
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from functools import partial
+from typing import Any
+
+from croupier.bots.runner import BotRunner
+from croupier.bots.strategies import RuleBot, Strategy
+from croupier.engine.game import Game
+from croupier.engine.rng import SeededShuffler, Shuffler, SystemShuffler
+from croupier.engine.rules import RakePolicy, profile
+from croupier.table.actor import TableActor
+from croupier.table.clock import Clock
+from croupier.table.commands import Leave, SetStakes, SitDown
+from croupier.table.config import TableConfig
+from croupier.table.events import HandSettled, PlayerLeft, TableEvent
+from croupier.table.journal import InMemoryJournal, Journal
+from croupier.table.results import CommandResult
+from croupier.tournament.errors import TournamentError
+from croupier.tournament.money import Cashier, TournamentBank
+from croupier.tournament.registration import Entrant, Launch, TournamentSpec
+from croupier.tournament.scheduled import (
+    balance_move,
+    break_destinations,
+    draw_seats,
+    free_seat,
+    next_big_blind,
+    table_to_break,
+)
+
+__all__ = ["DIRECTOR", "Director", "Move", "Placing"]
+
+DIRECTOR = "director"
+"""The ``player_id`` of the director's own table commands."""
+
+
+@dataclass(frozen=True, slots=True)
+class Placing:
+    """A finishing place and its prize (paid at the end)."""
+
+    player_id: str
+    place: int
+    prize: int
+    at: float
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """A player moved between tables (``reason``: ``balance`` or ``break``)."""
+
+    player_id: str
+    source: int
+    dest: int
+    seat: int
+    chips: int
+    reason: str
+    at: float
+
+
+class Director:
+    """Runs one started tournament. Build it, then ``await director.start()``;
+    ``director.finished`` turns true when one player has every chip.
+
+    ``rng`` draws seats, table buttons and destination seats (inject a seeded one in
+    tests); ``shuffler`` gives each table its shuffler (default: the OS CSPRNG, R-CARD-3;
+    a seeded one needs ``testing=True``); ``strategy`` makes each bot's strategy."""
+
+    def __init__(
+        self,
+        spec: TournamentSpec,
+        launch: Launch,
+        *,
+        clock: Clock,
+        cashier: Cashier,
+        rng: random.Random | None = None,
+        shuffler: Callable[[int], Shuffler] | None = None,
+        strategy: Callable[[Entrant], Strategy] | None = None,
+        journal: Journal | None = None,
+        testing: bool = False,
+    ) -> None:
+        self.spec = spec
+        self.launch = launch
+        self.clock = clock
+        self.cashier = cashier
+        self.rng: random.Random = rng if rng is not None else random.SystemRandom()
+        self._shuffler = shuffler
+        self._strategy = strategy or (lambda e: RuleBot())
+        self.journal: Journal = journal if journal is not None else InMemoryJournal()
+        self.testing = testing
+        self.entrants = {e.player_id: e for e in launch.entrants}
+        self.total_chips = spec.starting_stack * len(launch.entrants)
+        self.bank = TournamentBank({p: spec.starting_stack for p in self.entrants})
+        self.actors: dict[int, TableActor] = {}
+        self.runners: dict[str, BotRunner] = {}
+        self.where: dict[str, tuple[int, int]] = {}
+        """Every player still in: (table, seat), the destination while moving."""
+        self.moving: dict[str, Move] = {}
+        self.placings: list[Placing] = []
+        self.moves: list[Move] = []
+        self.broken: list[tuple[int, float]] = []
+        self.levels: list[tuple[int, float]] = []
+        """(level index, clock time) of each level change."""
+        self.checks = 0
+        """How many times chip conservation was checked (every hand end)."""
+        self._opened: list[TableActor] = []
+        self._post_bb: dict[str, bool] = {}
+        self._closing: dict[int, TableActor] = {}
+        self.level = 0
+        self.started_at = 0.0
+        self.finished = False
+        self.paid = False
+        self._ids = itertools.count(1)
+
+    # -- set-up ---------------------------------------------------------------------------
+
+    def _id(self, what: str) -> str:
+        return f"{self.spec.tournament_id}:{what}:{next(self._ids)}"
+
+    def table_id(self, table: int) -> str:
+        return f"{self.spec.tournament_id}-t{table}"
+
+    def _config(self, table: int) -> TableConfig:
+        spec = self.spec
+        level = spec.schedule.levels[self.level]
+        rules = profile(spec.profile, rake=RakePolicy(kind="none"))
+        game = Game.of(
+            spec.game, blinds=(level.small_blind, level.big_blind), ante=level.ante, rules=rules
+        )
+        return TableConfig(
+            game,
+            seats=spec.seats,
+            buy_in_min=1,
+            buy_in_max=self.total_chips,
+            bots_allowed=spec.bots_allowed,
+            between_hands_seconds=spec.between_hands,
+            bot_delay_seconds=spec.bot_delay,
+            table_id=self.table_id(table),
+            testing=self.testing,
+            naiko=False,
+        )
+
+    async def start(self) -> None:
+        """Draw the seats (R-SEAT-2), open the tables, seat everyone, start the level clock."""
+        if self.actors:
+            raise TournamentError("already_started", "the tournament is running")
+        self.started_at = self.clock.now()
+        self.levels.append((0, self.started_at))
+        seats = draw_seats(sorted(self.entrants), self.spec.seats, self.rng)
+        tables = sorted({t for t, _ in seats.values()})
+        for t in tables:
+            shuffler = self._shuffler(t) if self._shuffler is not None else SystemShuffler()
+            actor = TableActor.open(
+                self._config(t),
+                clock=self.clock,
+                journal=self.journal,
+                shuffler=shuffler,
+                rng=random.Random(self.rng.getrandbits(64)),
+                bank=self.bank,
+            )
+            self.actors[t] = actor
+            self._opened.append(actor)
+            actor.subscribe(None, partial(self._on_event, t), internal=True)
+        self.where = dict(seats)
+        for player in sorted(seats, key=lambda p: seats[p]):
+            table, seat = seats[player]
+            result = await self._sit(player, table, seat, post_bb=False)
+            if not result.accepted:  # pragma: no cover - a bug: every seat was free
+                raise TournamentError("seat_refused", f"{player}: {result.code}")
+        for k, when in enumerate(self.spec.schedule.starts[1:], start=1):
+            self.clock.call_at(self.started_at + when, partial(self._set_level, k))
+
+    async def _sit(self, player: str, table: int, seat: int, *, post_bb: bool) -> CommandResult:
+        entrant = self.entrants[player]
+        actor = self.actors[table]
+        chips = self.bank.holding(player)
+        if entrant.is_bot:
+            runner = self.runners.get(player)
+            if runner is None:
+                runner = BotRunner(
+                    actor,
+                    player,
+                    self._strategy(entrant),
+                    clock=self.clock,
+                    name=entrant.name,
+                    reload=False,
+                )
+                self.runners[player] = runner
+            runner.actor = actor
+        cmd = SitDown(self._id("sit"), player, entrant.name, chips, seat, entrant.is_bot, post_bb)
+        result = await actor.submit(cmd)
+        if result.accepted and entrant.is_bot:
+            self.runners[player].attach(actor)
+        return result
+
+    # -- levels ---------------------------------------------------------------------------
+
+    def _set_level(self, k: int) -> Any:
+        if self.finished:
+            return None
+        self.level = k
+        self.levels.append((k, self.clock.now()))
+        stakes = self.spec.schedule.levels[k].stakes
+        futures = [
+            actor.post(SetStakes(self._id(f"level-{k}"), DIRECTOR, stakes))
+            for actor in self.actors.values()
+            if actor.alive
+        ]
+        return asyncio.gather(*futures, return_exceptions=True)
+
+    # -- events ---------------------------------------------------------------------------
+
+    def _on_event(self, table: int, event: TableEvent) -> None:
+        data = event.data
+        if isinstance(data, HandSettled):
+            self._hand_over(table, data)
+        elif isinstance(data, PlayerLeft) and data.player_id in self.moving:
+            move = self.moving[data.player_id]
+            if move.source == table:
+                self.clock.call_at(self.clock.now(), lambda: self._arrive(data.player_id))
+
+    def counts(self) -> dict[int, int]:
+        """Players still in, per open table (moving players count at their destination)."""
+        out = dict.fromkeys(self.actors, 0)
+        for t, _ in self.where.values():
+            out[t] += 1
+        return out
+
+    def chips_in_play(self) -> int:
+        """Every tournament chip: the stacks at the tables (a hand in play counts at its
+        start stacks) and the chips of players between tables."""
+        seated = sum(s.stack for a in self._opened for s in a.table.seats.values())
+        return seated + self.bank.total
+
+    def _check_chips(self) -> None:
+        self.checks += 1
+        if self.chips_in_play() != self.total_chips:
+            raise TournamentError(
+                "chips_not_conserved",
+                f"{self.chips_in_play()} tournament chips in play, {self.total_chips} issued",
+            )
+
+    def _hand_over(self, table: int, settled: HandSettled) -> None:
+        t = self.actors[table].table
+        record = t.hand_record
+        assert record is not None
+        start = dict(zip(record.players, record.stacks, strict=True))
+        after = {t.seats[s].player_id: chips for s, chips in settled.stacks if s in t.seats}
+        out = [p for p, chips in after.items() if chips == 0 and p in self.where]
+        self._check_chips()
+        if out:
+            self._eliminate(table, out, start)
+        if len(self.where) == 1:
+            self._finish()
+            return
+        self._reorganize({table})
+
+    def _eliminate(self, table: int, players: list[str], start: dict[str, int]) -> None:
+        now = self.clock.now()
+        first = len(self.where) - len(players) + 1  # the best place among them
+        # more chips at the start of the hand: better place; equal stacks tie
+        ranked = sorted(players, key=lambda p: (-start[p], p))
+        place = first
+        for _, group_iter in itertools.groupby(ranked, key=lambda p: start[p]):
+            group = list(group_iter)
+            places = range(place, place + len(group))
+            pot = sum(self._prize(k) for k in places)
+            share, odd = divmod(pot, len(group))
+            for i, p in enumerate(group):
+                self.placings.append(Placing(p, place, share + (1 if i < odd else 0), now))
+            place += len(group)
+        actor = self.actors[table]
+        for p in players:
+            del self.where[p]
+            actor.post(Leave(self._id("out"), p))
+            runner = self.runners.get(p)
+            if runner is not None and runner.stream is not None:
+                runner.stream.close()
+
+    def _prize(self, place: int) -> int:
+        prizes = self.launch.prizes
+        return prizes[place - 1] if 0 < place <= len(prizes) else 0
+
+    def _finish(self) -> None:
+        (winner,) = self.where
+        self.placings.append(Placing(winner, 1, self._prize(1), self.clock.now()))
+        self.finished = True
+        self.where.clear()
+        self._pay()
+        self.clock.call_at(self.clock.now(), self._close)
+
+    def _pay(self) -> None:
+        """Prizes from the pool to the accounts, each once (idempotent keys)."""
+        tid = self.spec.tournament_id
+        for p in self.placings:
+            if p.prize:
+                self.cashier.pay(tid, p.player_id, p.prize, f"{tid}:prize:{p.player_id}")
+        self.paid = True
+
+    async def _close(self) -> None:
+        for runner in self.runners.values():
+            if runner.stream is not None:
+                runner.stream.close()
+        for actor in self.actors.values():
+            await actor.stop()
+
+    # -- balancing and breaking -----------------------------------------------------------
+
+    def _idle(self) -> set[int]:
+        """Tables where no hand can start (fewer than two players ready): at a boundary."""
+        return {
+            t
+            for t, a in self.actors.items()
+            if a.table.hand is None and sum(1 for s in a.table.seats.values() if s.ready()) < 2
+        }
+
+    def _reorganize(self, boundary: set[int]) -> None:
+        if self.moving or self.finished:
+            return  # one step at a time: wait for the moves in flight
+        boundary = boundary | self._idle()
+        counts = self.counts()
+        broken = table_to_break(counts, self.spec.seats)
+        if broken is not None:
+            if broken in boundary:
+                self._break(broken, counts)
+            return
+        step = balance_move(counts, boundary)
+        if step is not None:
+            source, dest = step
+            self._move_one(source, dest)
+
+    def _players_at(self, table: int) -> Iterator[tuple[str, int]]:
+        for p, (t, s) in self.where.items():
+            if t == table:
+                yield p, s
+
+    def _move(self, player: str, dest: int, reason: str, *, post_bb: bool) -> None:
+        source, _ = self.where[player]
+        taken = {s for _, s in self._players_at(dest)}
+        seat = free_seat(taken, self.spec.seats, self.rng)
+        move = Move(player, source, dest, seat, 0, reason, self.clock.now())
+        self.where[player] = (dest, seat)
+        self.moving[player] = move
+        self._post_bb[player] = post_bb
+        self.actors[source].post(Leave(self._id("move"), player))
+
+    def _move_one(self, source: int, dest: int) -> None:
+        t = self.actors[source].table
+        occupied = {s: p for p, s in self._players_at(source)}
+        plan = t.plan if t.plan is not None else t.last_plan
+        last_bb = plan.bb_seat if plan is not None else None
+        seat = next_big_blind(sorted(occupied), last_bb, self.spec.seats)
+        self._move(occupied[seat], dest, "balance", post_bb=True)
+
+    def _break(self, table: int, counts: dict[int, int]) -> None:
+        movers = sorted(p for p, _ in self._players_at(table))
+        self.rng.shuffle(movers)
+        dests = break_destinations(movers, counts, table)
+        self.broken.append((table, self.clock.now()))
+        for p in movers:
+            self._move(p, dests[p], "break", post_bb=False)
+        actor = self.actors.pop(table)
+        if not movers:
+            self.clock.call_at(self.clock.now(), actor.stop)
+        else:
+            self._closing[table] = actor
+
+    async def _arrive(self, player: str) -> None:
+        move = self.moving[player]
+        chips = self.bank.holding(player)
+        post_bb = self._post_bb.pop(player, False)
+        result = await self._sit(player, move.dest, move.seat, post_bb=post_bb)
+        if not result.accepted:  # pragma: no cover - a bug: the seat was reserved
+            raise TournamentError("move_refused", f"{player}: {result.code} {result.message}")
+        done = Move(player, move.source, move.dest, move.seat, chips, move.reason, move.at)
+        self.moves.append(done)
+        del self.moving[player]
+        source = self._closing.get(move.source)
+        if source is not None and not source.table.seats:
+            del self._closing[move.source]
+            await source.stop()
+        if not self.moving:
+            self._reorganize(set())
+
+    # -- running --------------------------------------------------------------------------
+
+    def standings(self) -> list[Placing]:
+        """Places so far, best first."""
+        return sorted(self.placings, key=lambda p: (p.place, p.player_id))
+
+    def table_of(self, player_id: str) -> TableActor | None:
+        """The actor of the table where ``player_id`` plays (a human's commands go there)."""
+        spot = self.where.get(player_id)
+        if spot is None or player_id in self.moving:
+            return None
+        return self.actors.get(spot[0])
+
+
+def seeded_shufflers(seed: int) -> Callable[[int], Shuffler]:
+    """Per-table seeded shufflers for tests and simulations (``testing=True`` only)."""
+    return lambda table: SeededShuffler(seed * 1000 + table)
