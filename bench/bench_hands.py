@@ -1,12 +1,14 @@
 """Hands per second: croupier against PokerKit 0.7.7, same workload, same process.
 
-    .venv/bin/python bench/bench_hands.py [--hands N] [--pk-hands M] [--seed S] [--games nlhe,plo,flhe]
+    .venv/bin/python bench/bench_hands.py [--hands N] [--c-hands K] [--pk-hands M] [--seed S] [--games nlhe,plo,flhe]
 
 Each game is played 6-max, 200-chip stacks, blinds 1/2, fresh stacks every hand, with the
 `random` self-play policy of ``croupier simulate`` (facing a bet: fold 20 %, minimum raise
 12 %, all-in 3 %, else call; otherwise minimum bet 32 %, all-in 3 %, else check) in both
 engines. PokerKit deals with its own automations (its natural use); croupier deals a
-seeded shuffle. Prints hands/s and actions/s for each engine and the ratio croupier /
+seeded shuffle. croupier runs twice: on its Python engine and on its C simulation core
+(``croupier.analysis.fastsim``, which deals from its own seeded generator). Prints hands/s
+and actions/s for each engine and the ratios croupier-python / PokerKit and croupier-C /
 PokerKit (goal: at least 100x). Times are the process's CPU time by default (``--clock
 wall`` for wall time), so that other work on a shared machine does not skew them.
 """
@@ -27,7 +29,8 @@ from pokerkit import (
     State,
 )
 
-from croupier.analysis.simulate import simulate
+from croupier.analysis import fastsim
+from croupier.analysis.simulate import make_game, simulate
 
 SEATS, STACK, BLINDS = 6, 200, (1, 2)
 
@@ -119,18 +122,45 @@ def bench(
     seed: int,
     say: Callable[[str], None],
     clock: Callable[[], float] = time.process_time,
+    c_hands: int = 200_000,
 ) -> float:
+    """One line for ``game``; returns the ratio croupier-python / PokerKit."""
     mine = simulate(
-        game, seats=SEATS, stack=STACK, blinds=BLINDS, hands=hands, seed=seed, clock=clock
+        game,
+        seats=SEATS,
+        stack=STACK,
+        blinds=BLINDS,
+        hands=hands,
+        seed=seed,
+        clock=clock,
+        engine="python",
     )
     n, actions, seconds = pokerkit_run(game, pk_hands, seed, clock)
     theirs_hps, theirs_aps = _rate(n, seconds), _rate(actions, seconds)
     ratio = mine.hands_per_second / theirs_hps
+    c_part = "croupier-C n/a"
+    if fastsim.why_not(make_game(game, BLINDS), "random") is None:
+        fast = simulate(
+            game,
+            seats=SEATS,
+            stack=STACK,
+            blinds=BLINDS,
+            hands=c_hands,
+            seed=seed,
+            clock=clock,
+            engine="c",
+        )
+        c_part = (
+            f"croupier-C {fast.hands_per_second:11,.0f} hands/s {fast.actions_per_second:12,.0f}"
+            f" actions/s ({fast.hands} hands, actions/hand {fast.actions / max(1, fast.hands):.1f})"
+            f"   ratio C {fast.hands_per_second / theirs_hps:8.1f}x"
+        )
     say(
-        f"{game:5}  croupier {mine.hands_per_second:10,.0f} hands/s {mine.actions_per_second:11,.0f}"
-        f" actions/s ({mine.hands} hands)   PokerKit {theirs_hps:8,.1f} hands/s"
-        f" {theirs_aps:9,.0f} actions/s ({n} hands)   ratio {ratio:6.1f}x"
-        f"  (actions/hand {mine.actions / max(1, mine.hands):.1f} vs {actions / max(1, n):.1f})"
+        f"{game:5}  croupier-python {mine.hands_per_second:8,.0f} hands/s"
+        f" {mine.actions_per_second:9,.0f} actions/s ({mine.hands} hands)   PokerKit"
+        f" {theirs_hps:8,.1f} hands/s {theirs_aps:9,.0f} actions/s ({n} hands)   ratio"
+        f" {ratio:6.1f}x  (actions/hand {mine.actions / max(1, mine.hands):.1f} vs"
+        f" {actions / max(1, n):.1f})   {c_part}"
     )
     return ratio
 
@@ -138,6 +168,7 @@ def bench(
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--hands", type=int, default=5000, help="croupier hands per game")
+    parser.add_argument("--c-hands", type=int, default=200_000, help="croupier-C hands per game")
     parser.add_argument("--pk-hands", type=int, default=300, help="PokerKit hands per game")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--games", default="nlhe,plo,flhe")
@@ -154,7 +185,7 @@ def main(argv: list[str] | None = None) -> None:
         f" seed {args.seed}, {args.clock} time"
     )
     for game in args.games.split(","):
-        bench(game.strip(), args.hands, args.pk_hands, args.seed, print, clock)
+        bench(game.strip(), args.hands, args.pk_hands, args.seed, print, clock, args.c_hands)
 
 
 if __name__ == "__main__":

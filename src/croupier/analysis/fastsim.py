@@ -53,6 +53,7 @@ __all__ = [
     "replay",
     "run",
     "unsupported",
+    "why_not",
 ]
 
 _PURE = any(
@@ -107,6 +108,16 @@ def unsupported(game: Game, policy: object) -> str | None:
     if any(a > _MAX_CHIPS for a in amounts):
         return "the C core plays amounts up to 2**50 chips"
     return None
+
+
+def why_not(game: Game, policy: object, seed: object = 0) -> str | None:
+    """Why the C core will not play this here (extension missing or switched off, or
+    :func:`unsupported`, or a seed that is not an integer), or ``None`` if it will."""
+    if not AVAILABLE:
+        return UNAVAILABLE_REASON
+    if type(seed) is not int:
+        return f"the C core needs an integer seed, not {seed!r}"
+    return unsupported(game, policy)
 
 
 def _config(game: Game, policy: str) -> tuple[int, ...]:

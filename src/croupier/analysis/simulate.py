@@ -12,6 +12,14 @@ after every hand (R-POT-6: stacks plus rake equal the starting total).
 True
 >>> r.line().startswith("20 hands, ")
 True
+
+Hold'em and Omaha high with the ``random`` or ``call`` policy and no rake run on the C core
+(:mod:`croupier.analysis.fastsim`, held hand for hand to this engine) unless
+``engine="python"``; it deals from its own seeded generator, so a seed gives other hands
+on each engine. ``result.engine`` says which one ran.
+
+>>> simulate("7stud", seats=4, hands=5, seed=1).engine
+'python'
 """
 
 from __future__ import annotations
@@ -22,6 +30,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Final
 
+from croupier.analysis import fastsim
 from croupier.engine.actions import (
     Action,
     LegalActions,
@@ -48,6 +57,7 @@ from croupier.engine.state import (
 from croupier.engine.variants import ForcedBets
 
 __all__ = [
+    "ENGINES",
     "POLICIES",
     "Policy",
     "SimulationResult",
@@ -75,6 +85,8 @@ class SimulationResult:
     seconds: float
     conserved: bool
     """Every hand ended with stacks + rake equal to the starting total."""
+    engine: str = "python"
+    """``"c"`` (the C core, :mod:`croupier.analysis.fastsim`) or ``"python"``."""
 
     @property
     def hands_per_second(self) -> float:
@@ -153,6 +165,8 @@ def call_policy(state: HandState, legal: LegalActions, rng: random.Random) -> Ac
 
 
 POLICIES: Final[dict[str, Policy]] = {"random": random_policy, "call": call_policy}
+ENGINES: Final = ("auto", "c", "python")
+"""``auto``: the C core when it plays the game and policy, else Python."""
 
 
 # -- the loop ------------------------------------------------------------------------------
@@ -213,10 +227,13 @@ def simulate(
     policy: str | Policy = "random",
     seed: int = 0,
     clock: Callable[[], float] = time.perf_counter,
+    engine: str = "auto",
 ) -> SimulationResult:
     """Play ``hands`` complete hands of ``game`` at ``seats`` players, each from ``stack``.
 
-    Raises :class:`ConfigurationError` for bad parameters and
+    ``engine`` is ``auto`` (the C core when it can, else Python), ``c`` or ``python``.
+    Raises :class:`ConfigurationError` for bad parameters (and for ``engine="c"`` when
+    the C core cannot play this) and
     :class:`InconsistentStateError` if a hand ever loses or creates chips.
     """
     g = make_game(game, blinds, ante) if isinstance(game, str) else game
@@ -236,6 +253,20 @@ def simulate(
         )
     if type(stack) is not int or stack <= 0:
         raise ConfigurationError(f"the stack must be a positive integer, not {stack!r}")
+    if engine not in ENGINES:
+        raise ConfigurationError(f"unknown engine {engine!r}; one of {', '.join(ENGINES)}")
+    if engine != "python":
+        why = fastsim.why_not(g, policy, seed)
+        if why is None:
+            assert isinstance(policy, str)
+            start = clock()
+            run = fastsim.run(g, (stack,) * seats, hands, policy=policy, seed=seed)
+            seconds = clock() - start
+            return SimulationResult(
+                name, policy_name, seed, hands, run.actions, run.showdowns, seconds, True, "c"
+            )
+        if engine == "c":
+            raise ConfigurationError("c_core_unsupported", f"--engine c: {why}")
     stacks = (stack,) * seats
     total = stack * seats
     shuffler = SeededShuffler(seed)

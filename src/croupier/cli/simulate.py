@@ -3,6 +3,8 @@
 Plays N complete hands (fresh stacks each hand) with a self-play policy and ends with the
 line ``N hands, A actions in T s: H hands/s, R actions/s``. The loop is
 :func:`croupier.analysis.simulate.simulate`; bad input prints one error line and exits 2.
+``--engine auto|c|python`` (default auto) picks the C core when it plays the game and
+policy, else the Python engine; the first line says which one ran.
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
-from croupier.analysis.simulate import POLICIES, simulate
+from croupier.analysis.simulate import ENGINES, POLICIES, simulate
 from croupier.engine.errors import EngineError
 
 __all__ = ["parse_blinds", "register"]
@@ -50,6 +52,12 @@ def register(app: typer.Typer) -> None:
             str, typer.Option("--policy", help=f"Self-play policy: {', '.join(POLICIES)}")
         ] = "random",
         seed: Annotated[int, typer.Option("--seed", help="Seed of decks and policy")] = 0,
+        engine: Annotated[
+            str,
+            typer.Option(
+                "--engine", help=f"{'|'.join(ENGINES)}: the C core when it can, C, or Python"
+            ),
+        ] = "auto",
     ) -> None:
         """Play N complete hands with a self-play policy and report the speed."""
         err = Console(stderr=True, soft_wrap=True)
@@ -63,12 +71,14 @@ def register(app: typer.Typer) -> None:
                 hands=hands,
                 policy=policy,
                 seed=seed,
+                engine=engine,
             )
         except (EngineError, typer.BadParameter) as e:
             err.print(f"[red]error:[/red] {e}")
             raise typer.Exit(2) from None
         typer.echo(
-            f"{result.game}, {seats} seats, policy {result.policy}, seed {seed}:"
+            f"{result.game}, {seats} seats, policy {result.policy}, seed {seed},"
+            f" engine {result.engine}:"
             f" {result.showdowns} showdowns, chips conserved in every hand"
         )
         typer.echo(result.line())
