@@ -1,0 +1,126 @@
+"""Blind schedules, payout tables and the Spin's multiplier table (R-TOUR-1..3)."""
+
+from __future__ import annotations
+
+import random
+from fractions import Fraction
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from croupier.tournament.errors import TournamentError
+from croupier.tournament.structures import (
+    SPIN_MULTIPLIERS,
+    STANDARD,
+    STANDARD_PAYOUTS,
+    WHOLE,
+    BlindSchedule,
+    Level,
+    PayoutTable,
+    PayoutTier,
+    SpinPrize,
+    SpinTable,
+    split,
+)
+
+
+@given(st.integers(0, 10**9), st.integers(2, STANDARD_PAYOUTS.max_entrants))
+def test_prizes_sum_to_the_pool_best_first(pool: int, entrants: int) -> None:
+    """R-TOUR-1, R-TOUR-3: prizes by number of entrants add up to the pool exactly, a
+    better place never gets less, and no more places are paid than there are entrants."""
+    prizes = STANDARD_PAYOUTS.prizes(pool, entrants)
+    assert sum(prizes) == pool
+    assert list(prizes) == sorted(prizes, reverse=True)
+    assert len(prizes) <= entrants
+
+
+def test_payout_tiers_by_entrants() -> None:
+    """R-TOUR-1: the prize structure depends on the number of entrants."""
+    assert STANDARD_PAYOUTS.prizes(200, 2) == (200,)
+    assert STANDARD_PAYOUTS.prizes(600, 6) == (390, 210)
+    assert STANDARD_PAYOUTS.prizes(900, 9) == (450, 270, 180)
+    assert len(STANDARD_PAYOUTS.shares(30)) == 6
+    with pytest.raises(TournamentError) as err:
+        STANDARD_PAYOUTS.shares(STANDARD_PAYOUTS.max_entrants + 1)
+    assert err.value.code == "too_many_entrants"
+
+
+def test_split_gives_odd_chips_from_the_top() -> None:
+    """R-TOUR-1: integer prizes, the chips left over go to the best places first."""
+    assert split(10, (5000, 3000, 2000)) == (5, 3, 2)
+    assert split(11, (5000, 3000, 2000)) == (6, 3, 2)
+    assert split(2, (3400, 3300, 3300)) == (1, 1, 0)
+
+
+@pytest.mark.parametrize(
+    ("make", "code"),
+    [
+        (lambda: Level(20, 10), "bad_level"),
+        (lambda: Level(10, 20, seconds=0), "bad_level"),
+        (lambda: BlindSchedule("x", ()), "bad_schedule"),
+        (lambda: BlindSchedule("x", (Level(20, 40), Level(10, 20))), "bad_schedule"),
+        (lambda: PayoutTier(3, (5000, 4000)), "bad_payouts"),
+        (lambda: PayoutTier(3, (4000, 6000)), "bad_payouts"),
+        (lambda: PayoutTier(1, (5000, 5000)), "bad_payouts"),
+        (lambda: PayoutTable((PayoutTier(9, (WHOLE,)), PayoutTier(3, (WHOLE,)))), "bad_payouts"),
+        (lambda: SpinTable((SpinPrize(2, 999_999),)), "bad_multiplier"),
+        (lambda: SpinPrize(0, 1_000_000), "bad_multiplier"),
+    ],
+)
+def test_bad_structures_are_refused(make: object, code: str) -> None:
+    """R-TOUR-1: a structure that cannot work is refused with a code."""
+    with pytest.raises(TournamentError) as err:
+        make()  # type: ignore[operator]
+    assert err.value.code == code
+
+
+def test_schedule_levels_by_elapsed_time() -> None:
+    """R-TOUR-1: the level in force is read from the tournament clock; the last one stays."""
+    starts = STANDARD.starts
+    assert starts[:3] == (0.0, 600.0, 1200.0)
+    assert [STANDARD.level_at(t) for t in (0, 599.9, 600, 1199, 1200)] == [0, 0, 1, 1, 2]
+    assert STANDARD.level_at(10**9) == len(STANDARD.levels) - 1
+
+
+def test_spin_table_is_published_with_its_expected_return() -> None:
+    """R-TOUR-2: the published table sums to 1, E[multiplier] = 3.95; with the SPEC's
+    base (all the buy-ins) a player's expected return is 3.95 buy-ins, with the usual
+    base (one buy-in) 3.95 / 3."""
+    table = SPIN_MULTIPLIERS
+    assert sum(p.ppm for p in table.prizes) == 1_000_000
+    assert table.expected_multiplier() == Fraction(395, 100)
+    assert table.expected_return() == Fraction(395, 100)
+    entry = SpinTable(table.prizes, base="entry")
+    assert entry.expected_return() == Fraction(395, 300)
+    assert table.pool(table.prizes[0], 10) == 60 and entry.pool(table.prizes[0], 10) == 20
+    big = [p for p in table.prizes if p.multiplier >= 100]
+    assert big and all(len(p.shares) == 3 for p in big)
+    assert all(p.shares == (WHOLE,) for p in table.prizes if p.multiplier < 100)
+
+
+def test_spin_multiplier_distribution_chi_square() -> None:
+    """R-TOUR-2: multipliers drawn with a seeded rng follow the published probabilities
+    (chi-square, 5 degrees of freedom, below 20.52: p = 0.001); a table drawn with other
+    probabilities fails the same test."""
+    n = 200_000
+
+    def chi2(drawn_from: SpinTable) -> float:
+        rng = random.Random(20261130)
+        counts: dict[int, int] = {}
+        for _ in range(n):
+            m = drawn_from.draw(rng).multiplier
+            counts[m] = counts.get(m, 0) + 1
+        return sum(
+            (counts.get(p.multiplier, 0) - n * p.ppm / 1e6) ** 2 / (n * p.ppm / 1e6)
+            for p in SPIN_MULTIPLIERS.prizes
+        )
+
+    assert chi2(SPIN_MULTIPLIERS) < 20.52
+    skewed = SpinTable(
+        tuple(
+            SpinPrize(p.multiplier, p.ppm + d, p.shares)
+            for p, d in zip(SPIN_MULTIPLIERS.prizes, (-10_000, 10_000, 0, 0, 0, 0), strict=True)
+        )
+    )
+    assert chi2(skewed) > 20.52
