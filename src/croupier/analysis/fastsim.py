@@ -39,7 +39,14 @@ from croupier.engine.actions import Action, call, check, fold, raise_to
 from croupier.engine.cards import Card
 from croupier.engine.errors import ConfigurationError, InconsistentStateError
 from croupier.engine.game import Game, Structure
-from croupier.engine.state import Phase, apply, auto_showdown_action, legal_actions, start_hand
+from croupier.engine.state import (
+    HandState,
+    Phase,
+    apply,
+    auto_showdown_action,
+    legal_actions,
+    start_hand,
+)
 from croupier.engine.variants import HOLDEM, OMAHA
 
 __all__ = [
@@ -49,6 +56,8 @@ __all__ = [
     "Decision",
     "FastRun",
     "RecordedHand",
+    "Xoshiro",
+    "play_python",
     "record",
     "replay",
     "run",
@@ -108,6 +117,89 @@ def unsupported(game: Game, policy: object) -> str | None:
     if any(a > _MAX_CHIPS for a in amounts):
         return "the C core plays amounts up to 2**50 chips"
     return None
+
+
+_M64: Final = 0xFFFF_FFFF_FFFF_FFFF
+
+
+class Xoshiro:
+    """The C core's generator in Python: xoshiro256** seeded by splitmix64 (slow; for
+    replays and tests). ``random()`` is a uniform double in [0, 1), as the policies use it.
+
+    >>> x = Xoshiro(1)
+    >>> 0 <= x.random() < 1 and sorted(x.shuffled_deck()) == list(range(52))
+    True
+    """
+
+    __slots__ = ("_s",)
+
+    def __init__(self, seed: int) -> None:
+        x = seed & _M64
+        state = []
+        for _ in range(4):
+            x = (x + 0x9E3779B97F4A7C15) & _M64
+            z = x
+            z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _M64
+            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _M64
+            state.append(z ^ (z >> 31))
+        self._s = state
+
+    def next(self) -> int:
+        """The next 64-bit output."""
+        s = self._s
+        x = (s[1] * 5) & _M64
+        result = ((((x << 7) | (x >> 57)) & _M64) * 9) & _M64
+        t = (s[1] << 17) & _M64
+        s[2] ^= s[0]
+        s[3] ^= s[1]
+        s[1] ^= s[2]
+        s[0] ^= s[3]
+        s[2] ^= t
+        s[3] = ((s[3] << 45) | (s[3] >> 19)) & _M64
+        return result
+
+    def random(self) -> float:
+        return (self.next() >> 11) * 2.0**-53
+
+    def below(self, k: int) -> int:
+        """Uniform in ``0..k-1`` (Lemire's multiply-and-reject, as in C)."""
+        m = self.next() * k
+        low = m & _M64
+        if low < k:
+            threshold = (2**64 - k) % k
+            while low < threshold:
+                m = self.next() * k
+                low = m & _M64
+        return m >> 64
+
+    def shuffled_deck(self) -> tuple[Card, ...]:
+        """A fresh deck (cards 0..51) shuffled by Fisher–Yates, i from 51 down to 1."""
+        deck = list(range(52))
+        for i in range(51, 0, -1):
+            j = self.below(i + 1)
+            deck[i], deck[j] = deck[j], deck[i]
+        return tuple(Card(c) for c in deck)
+
+
+def play_python(
+    game: Game, stacks: Sequence[int], hands: int, *, policy: str = "random", seed: int = 0
+) -> list[tuple[HandState, int]]:
+    """The hands :func:`run` plays, played by the Python engine and the Python policy
+    (:data:`croupier.analysis.simulate.POLICIES`) from the same :class:`Xoshiro` stream:
+    each hand's final state and action count. Needs no extension (slow)."""
+    from croupier.analysis.simulate import POLICIES as _POLICIES
+    from croupier.analysis.simulate import play_hand
+
+    reason = unsupported(game, policy)
+    if reason is not None:
+        raise ConfigurationError("unsupported_game", reason)
+    rng = Xoshiro(seed)
+    choose = _POLICIES[policy]
+    out = []
+    for _ in range(hands):
+        deck = rng.shuffled_deck()
+        out.append(play_hand(game, tuple(stacks), deck, choose, rng))  # type: ignore[arg-type]
+    return out
 
 
 def why_not(game: Game, policy: object, seed: object = 0) -> str | None:
@@ -256,14 +348,14 @@ def record(
     return out
 
 
-def replay(game: Game, stacks: Sequence[int], hand: RecordedHand) -> None:
+def replay(game: Game, stacks: Sequence[int], hand: RecordedHand) -> HandState:
     """Play ``hand`` through the Python engine and check it step by step.
 
     At every decision the engine's :func:`legal_actions` must match what the C core
     computed (player, call, min and max raise-to); at the end the stacks, the number of
     actions (showdown choices by :func:`auto_showdown_action`) and whether a hand was
-    shown must match. Raises :class:`InconsistentStateError` (code ``c_core_mismatch``)
-    at the first difference.
+    shown must match. Returns the engine's final state; raises
+    :class:`InconsistentStateError` (code ``c_core_mismatch``) at the first difference.
     """
 
     def fail(step: int, what: str) -> InconsistentStateError:
@@ -292,3 +384,4 @@ def replay(game: Game, stacks: Sequence[int], hand: RecordedHand) -> None:
         raise fail(len(hand.decisions), f"actions: engine {actions}, C core {hand.actions}")
     if any(s.shown) != hand.showdown:
         raise fail(len(hand.decisions), f"showdown: engine {any(s.shown)}, C core {hand.showdown}")
+    return s
