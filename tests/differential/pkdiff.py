@@ -12,11 +12,17 @@ only that part out of the comparison:
 * ``R-BET-6`` (decision): PokerKit lets a player raise after an all-in for less than a
   full bet or raise did not reopen the betting for them; croupier refuses. The raise
   bounds are not compared and neither engine raises at that decision.
+* ``R-BET-6 reopened`` (decision): the other way round, short all-ins that add up to a
+  full raise since a player acted reopen the betting for them; PokerKit forgets them once
+  a later short all-in follows, and refuses the raise.
 * ``R-BET-4`` (decision): fixed limit before the flop, PokerKit allows four raises over
   the big blind; the SPEC allows one bet (the blind) and three raises.
-* ``no-callers`` (decision): PokerKit refuses a bet or raise when no other player could
-  put in more than the current bet; croupier allows it (the SPEC does not forbid it) and
-  returns the uncalled part.
+* ``R-BET-10`` (decision): PokerKit asks the only player with chips left to check when
+  nothing is owed; croupier deals the rest without betting. The harness answers PokerKit.
+* ``R-POS-1`` (hand): heads-up with equal blinds PokerKit lets the big blind act first;
+  such hands are played in croupier alone.
+* ``R-POT-4 order`` (hand): with a player all-in both engines show every hand, in a
+  different order; who shows and mucks is still compared.
 * ``R-POT-3`` (hand): PokerKit gives every odd chip of a split pot to the first winner;
   the SPEC gives them one at a time from the left of the button. The hand's stacks are
   still checked, against croupier's result with PokerKit's odd-chip rule applied.
@@ -33,6 +39,7 @@ from typing import Any
 from pokerkit import (
     Automation,
     FixedLimitTexasHoldem,
+    HoleCardsShowingOrMucking,
     HoleDealing,
     Mode,
     NoLimitTexasHoldem,
@@ -42,6 +49,7 @@ from pokerkit import (
 
 from croupier.engine.actions import Action, call, check, fold, raise_to
 from croupier.engine.cards import DECK_52, Card
+from croupier.engine.events import CardsMucked, CardsShown, Event
 from croupier.engine.game import Game, Structure
 from croupier.engine.rng import SeededShuffler
 from croupier.engine.rules import profile
@@ -326,19 +334,23 @@ def _short_all_in_did_not_reopen(s: HandState, p: int) -> bool:
     return acted >= 0 and s.current_bet - acted < s.raise_inc
 
 
+def _short_all_ins_reopened(s: HandState, pk: State, p: int) -> bool:
+    """R-BET-6: short all-ins that add up to a full raise since ``p`` acted reopened the
+    betting for ``p`` (croupier), but PokerKit only sums the short all-ins since the last
+    time they reached a full raise, so a later short all-in shuts ``p`` out again."""
+    acted = s._acted[p]
+    return (
+        acted >= 0
+        and s.current_bet - acted >= s.raise_inc
+        and p in pk.acted_player_indices
+        and bool(pk.consecutive_short_all_in_amounts)
+        and sum(pk.consecutive_short_all_in_amounts) < pk.completion_betting_or_raising_amount
+    )
+
+
 def _fl_preflop_cap(s: HandState) -> bool:
     """R-BET-4: fixed limit, one bet (the big blind) and three raises already made."""
     return s.game.structure is Structure.FIXED_LIMIT and s.bet_count >= FL_BET_CAP
-
-
-def _no_callers(s: HandState, p: int) -> bool:
-    """Every other player still in either cannot act or cannot put in more than the bet."""
-    stacks, bets = s._stacks, s._bets
-    return all(
-        s._folded[q] or stacks[q] == 0 or stacks[q] + bets[q] <= s.current_bet
-        for q in range(s.n)
-        if q != p
-    )
 
 
 def _reconcile(s: HandState, pk: State, mine: Decision, theirs: Decision, tally: Tally) -> bool:
@@ -356,11 +368,11 @@ def _reconcile(s: HandState, pk: State, mine: Decision, theirs: Decision, tally:
     if mine.raise_bounds is None and _short_all_in_did_not_reopen(s, p):
         tally.excluded_decisions["R-BET-6"] += 1
         return False
+    if theirs.raise_bounds is None and _short_all_ins_reopened(s, pk, p):
+        tally.excluded_decisions["R-BET-6 reopened"] += 1
+        return False
     if mine.raise_bounds is None and s.street == 0 and _fl_preflop_cap(s):
         tally.excluded_decisions["R-BET-4"] += 1
-        return False
-    if theirs.raise_bounds is None and _no_callers(s, p):
-        tally.excluded_decisions["no-callers"] += 1
         return False
     raise Mismatch(f"raise bounds differ: croupier {mine}, PokerKit {theirs}")
 
@@ -443,10 +455,38 @@ def _play_alone(s: HandState, rng: random.Random, deal: Deal) -> tuple[int, ...]
     return s.stacks
 
 
+def _shows(events: list[Event]) -> list[tuple[str, int]]:
+    return [
+        ("show" if isinstance(e, CardsShown) else "muck", e.player)
+        for e in events
+        if isinstance(e, CardsShown | CardsMucked)
+    ]
+
+
+def _compare_showdowns(mine: list[tuple[str, int]], pk: State, all_in: bool, tally: Tally) -> None:
+    """R-POT-4: who shows and who mucks, in which order.
+
+    With a player all-in every hand is shown in both engines, but croupier tables them from
+    the first player to act on the last round (nobody bet on it), PokerKit from the last
+    aggressor of the hand; only the order differs there (counted as ``R-POT-4 order``).
+    """
+    theirs = [
+        ("show" if op.hole_cards else "muck", op.player_index)
+        for op in pk.operations
+        if isinstance(op, HoleCardsShowingOrMucking)
+    ]
+    if mine == theirs:
+        return
+    if all_in and sorted(mine) == sorted(theirs):
+        tally.excluded_hands["R-POT-4 order"] += 1
+        return
+    raise Mismatch(f"showdowns differ: croupier {mine}, PokerKit {theirs}")
+
+
 def play_hand(deal: Deal, tally: Tally) -> tuple[int, ...]:
     """Play one hand in both engines, comparing as it goes; return the final stacks."""
     rng = random.Random(deal.action_seed)
-    s, _ = start_hand(croupier_game(deal), deal.stacks, deal.deck)
+    s, first = start_hand(croupier_game(deal), deal.stacks, deal.deck)
     if len(deal.stacks) == 2 and deal.blinds[0] == deal.blinds[1]:
         # R-POS-1: heads-up with equal blinds PokerKit lets the big blind act first; the
         # whole hand's order differs, so it is played in croupier alone.
@@ -455,6 +495,7 @@ def play_hand(deal: Deal, tally: Tally) -> tuple[int, ...]:
     pk = pokerkit_state(deal)
     pos = _advance(pk, deal.deck, 0, tally)
     history: list[str] = []
+    shows = _shows(first)
     try:
         if _croupier_holes(s) != _pokerkit_holes(pk):
             raise Mismatch("hole cards differ")
@@ -472,15 +513,19 @@ def play_hand(deal: Deal, tally: Tally) -> tuple[int, ...]:
             tally.decisions += 1
             action = _choose(rng, mine, can_raise)
             history.append(str(action))
-            s, _ = apply(s, action)
+            s, events = apply(s, action)
+            shows.extend(_shows(events))
             _apply_pokerkit(pk, action)
             tally.actions += 1
             pos = _advance(pk, deal.deck, pos, tally)
+        all_in = any(s.contributions[p] == deal.stacks[p] for p in s.in_hand)
         while s.phase is Phase.SHOWDOWN:
-            s, _ = apply(s, auto_showdown_action(s))
+            s, events = apply(s, auto_showdown_action(s))
+            shows.extend(_shows(events))
         pos = _advance(pk, deal.deck, pos, tally)
         if pk.status:
             raise Mismatch(f"croupier ended the hand, PokerKit did not (actor {pk.actor_index})")
+        _compare_showdowns(shows, pk, all_in, tally)
         mine_stacks = s.stacks
         theirs_stacks = tuple(pk.stacks)
         if mine_stacks != theirs_stacks:

@@ -42,7 +42,10 @@ def test_matches_pokerkit(
     # pre-flop raise cap (which PokerKit gets wrong at every capped decision).
     narrow = sum(n for why, n in tally.excluded_decisions.items() if why != "R-BET-4")
     assert narrow <= 0.03 * tally.decisions, tally.summary()
-    assert sum(tally.excluded_hands.values()) <= 0.05 * tally.hands, tally.summary()
+    # Hands whose payout or order of play was not compared (an all-in showdown's order of
+    # tabling, "R-POT-4 order", leaves the payout and who shows compared).
+    payout = sum(n for why, n in tally.excluded_hands.items() if why != "R-POT-4 order")
+    assert payout <= 0.05 * tally.hands, tally.summary()
 
 
 def test_pokerkit_speed_up_is_exact() -> None:

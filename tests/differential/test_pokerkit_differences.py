@@ -54,6 +54,18 @@ def test_short_all_in_bet_does_not_reopen_postflop() -> None:
     assert theirs.raise_bounds is not None
 
 
+def test_short_all_ins_adding_up_to_a_full_raise_reopen() -> None:
+    """R-BET-6, R-BET-1: UTG raises to 40 (a raise of 30); two short all-ins (to 60, to 80)
+    add up to a full raise, so the betting is open again for UTG, and a third short all-in
+    (to 90) does not close it. PokerKit refuses UTG's raise."""
+    t = Twin(deal("nlhe", (90, 500, 500, 60, 80), blinds=(5, 10)))
+    t.act(raise_to(2, 40), raise_to(3, 60), raise_to(4, 80), raise_to(0, 90), call(1))
+    mine, theirs = t.croupier, t.pokerkit
+    assert (mine.actor, mine.call) == (theirs.actor, theirs.call) == (2, 50)
+    assert mine.raise_bounds == (120, 500)
+    assert theirs.raise_bounds is None
+
+
 def test_fixed_limit_three_raises_over_the_big_blind() -> None:
     """R-BET-4: fixed limit, before the flop the big blind is the bet and three raises
     follow; then nobody may raise. PokerKit allows a fourth raise (to 10)."""
@@ -130,20 +142,17 @@ def test_short_big_blind_sets_the_full_call_by_default() -> None:
     assert posted.croupier.call == 1
 
 
-def test_raise_allowed_when_no_one_can_call_it() -> None:
-    """R-BET-1, R-POT-2: croupier lets a player raise even if the only opponent with chips
-    cannot put in more than the current bet; the part nobody can match comes back.
-    PokerKit refuses the raise (the SPEC says nothing either way)."""
+def test_no_raise_when_no_one_can_call_it() -> None:
+    """R-BET-8, R-BET-7: when the only opponent with chips cannot put in more than the
+    current bet, no raise is offered (croupier agrees with PokerKit since 02a44a3); the
+    short big blind may only call all-in or fold."""
     t = Twin(deal("nlhe", (100, 3, 5)))
     t.act(raise_to(2, 5))  # the button is all-in for 5; the big blind has 1 chip behind
-    assert t.croupier.raise_bounds == (8, 100)
-    assert t.pokerkit.raise_bounds is None
-    from croupier.engine.state import apply
-
-    s, _ = apply(t.s, raise_to(0, 20))
-    s, _ = apply(s, call(1))
-    assert s.is_over
-    assert s.contributions == (5, 3, 5)
+    assert t.croupier.raise_bounds is None and t.pokerkit.raise_bounds is None
+    t.act(call(0))
+    mine = t.croupier
+    assert (mine.actor, mine.call, mine.raise_bounds) == (1, 1, None)
+    assert mine == t.pokerkit
 
 
 @pytest.mark.parametrize("game", ["nlhe", "plo", "flhe"])
