@@ -63,6 +63,7 @@ from croupier.casino.paytable import (
 from croupier.engine.cards import DECK_52, Card, format_cards
 from croupier.engine.errors import ConfigurationError, IllegalActionError
 from croupier.engine.evaluate import high
+from croupier.engine.rng import Shuffler, SystemShuffler
 
 __all__ = [
     "Bets",
@@ -81,6 +82,7 @@ __all__ = [
     "normalize_ante",
     "play",
     "settle_seat",
+    "shuffled_deck",
     "start_round",
     "view",
 ]
@@ -365,6 +367,18 @@ def arrange_deck(
     out += [u[0], *b[:3], u[1], b[3], u[2], b[4]]
     out += list(rest)
     return tuple(out)
+
+
+def shuffled_deck(shuffler: Shuffler | None = None) -> tuple[Card, ...]:
+    """A shuffled 52-card deck: the live CSPRNG shuffle unless a (seeded) one is given.
+
+    >>> from croupier.engine.rng import SeededShuffler
+    >>> shuffled_deck(SeededShuffler(5)) == shuffled_deck(SeededShuffler(5))
+    True
+    >>> sorted(shuffled_deck()) == list(DECK_52)
+    True
+    """
+    return (shuffler if shuffler is not None else SystemShuffler()).shuffle(DECK_52)
 
 
 def legal_actions(state: RoundState) -> Legal | None:

@@ -82,11 +82,15 @@ class BonusLine:
     suited: bool | None = None
     dealer_ranks: frozenset[tuple[int, int]] | None = None
 
-    def matches(self, hole: Sequence[Card], dealer: Sequence[Card]) -> bool:
+    def matches_hole(self, hole: Sequence[Card]) -> bool:
+        """Whether the player's cards fit this line (the dealer's condition aside)."""
         a, b = Card(hole[0]), Card(hole[1])
         if (max(a.rank, b.rank), min(a.rank, b.rank)) not in self.ranks:
             return False
-        if self.suited is not None and (a.suit == b.suit) != self.suited:
+        return self.suited is None or (a.suit == b.suit) == self.suited
+
+    def matches(self, hole: Sequence[Card], dealer: Sequence[Card]) -> bool:
+        if not self.matches_hole(hole):
             return False
         if self.dealer_ranks is not None:
             c, d = Card(dealer[0]), Card(dealer[1])
