@@ -125,6 +125,8 @@ class Director:
         self.broken: list[tuple[int, float]] = []
         self.levels: list[tuple[int, float]] = []
         """(level index, clock time) of each level change."""
+        self.reorganized: list[tuple[frozenset[int], dict[int, int]]] = []
+        """After each balancing: the tables that were at a boundary and the counts."""
         self.checks = 0
         """How many times chip conservation was checked (every hand end)."""
         self._opened: list[TableActor] = []
@@ -339,19 +341,22 @@ class Director:
         }
 
     def _reorganize(self, boundary: set[int]) -> None:
-        if self.moving or self.finished:
-            return  # one step at a time: wait for the moves in flight
-        boundary = boundary | self._idle()
+        """Break or balance what the tables at a hand boundary allow. A table with players
+        still arriving is neither broken nor a source (it waits for its next boundary)."""
+        if self.finished:
+            return
+        inbound = {m.dest for m in self.moving.values()}
+        boundary = (boundary | self._idle()) - inbound
         counts = self.counts()
         broken = table_to_break(counts, self.spec.seats)
         if broken is not None:
             if broken in boundary:
                 self._break(broken, counts)
             return
-        step = balance_move(counts, boundary)
-        if step is not None:
-            source, dest = step
-            self._move_one(source, dest)
+        while (step := balance_move(counts, boundary)) is not None:
+            self._move_one(*step)
+            counts = self.counts()
+        self.reorganized.append((frozenset(boundary), counts))
 
     def _players_at(self, table: int) -> Iterator[tuple[str, int]]:
         for p, (t, s) in self.where.items():
@@ -370,7 +375,7 @@ class Director:
 
     def _move_one(self, source: int, dest: int) -> None:
         t = self.actors[source].table
-        occupied = {s: p for p, s in self._players_at(source)}
+        occupied = {s: p for p, s in self._players_at(source) if p not in self.moving}
         plan = t.plan if t.plan is not None else t.last_plan
         last_bb = plan.bb_seat if plan is not None else None
         seat = next_big_blind(sorted(occupied), last_bb, self.spec.seats)
@@ -403,8 +408,7 @@ class Director:
         if source is not None and not source.table.seats:
             del self._closing[move.source]
             await source.stop()
-        if not self.moving:
-            self._reorganize(set())
+        self._reorganize(set())
 
     # -- running --------------------------------------------------------------------------
 
