@@ -7,7 +7,9 @@ engines allow to both. At the end the final stacks must be equal.
 
 Where PokerKit and SPEC.md disagree (see ``docs/pokerkit-differences.md``) the harness
 detects the case precisely, counts it under the rule's id in :class:`Tally` and leaves
-only that part out of the comparison:
+only that part out of the comparison. The R-BET-6 and R-BET-4 cases are justified by
+:class:`Reopen`, the harness's own account of the betting round kept from the actions, not
+by either engine's state:
 
 * ``R-BET-6`` (decision): PokerKit lets a player raise after an all-in for less than a
   full bet or raise did not reopen the betting for them; croupier refuses. The raise
@@ -47,14 +49,13 @@ from pokerkit import (
     State,
 )
 
-from croupier.engine.actions import Action, call, check, fold, raise_to
+from croupier.engine.actions import Action, ActionKind, call, check, fold, raise_to
 from croupier.engine.cards import DECK_52, Card
 from croupier.engine.events import CardsMucked, CardsShown, Event
-from croupier.engine.game import Game, Structure
+from croupier.engine.game import Game
 from croupier.engine.rng import SeededShuffler
 from croupier.engine.rules import profile
 from croupier.engine.state import (
-    FL_BET_CAP,
     HandState,
     Phase,
     apply,
@@ -328,32 +329,53 @@ def _pokerkit_decision(pk: State) -> Decision:
     return Decision(actor, pk.can_fold(), amount == 0, amount, bounds)
 
 
-def _short_all_in_did_not_reopen(s: HandState, p: int) -> bool:
-    """R-BET-6: ``p`` acted, and what was added since is less than a full raise."""
-    acted = s._acted[p]
-    return acted >= 0 and s.current_bet - acted < s.raise_inc
+class Reopen:
+    """An independent account of one betting round (R-BET-6, R-BET-4), kept by the harness
+    from the actions alone, to justify an exclusion without trusting either engine.
+
+    ``full`` is the last full bet or raise (at least the minimum bet); ``acted[p]`` the bet
+    to match when ``p`` last acted; ``bets`` the bets and raises made (the big blind
+    counts as the first bet before the flop).
+    """
+
+    def __init__(self, deal: Deal, street: int, current: int) -> None:
+        bb = deal.blinds[1]
+        fixed = deal.game == "flhe"
+        self.fixed_size = (bb if street < 2 else 2 * bb) if fixed else 0
+        self.full = self.fixed_size or bb
+        self.current = current
+        self.bets = 1 if street == 0 else 0
+        self.acted: dict[int, int] = {}
+
+    def open_for(self, p: int) -> bool:
+        """Whether the betting is open for ``p``: not acted yet, or faced at least a full
+        raise since (what was added since ``p`` acted, short all-ins included)."""
+        return p not in self.acted or self.current - self.acted[p] >= self.full
+
+    def record(self, action: Action) -> None:
+        if action.kind is ActionKind.RAISE:
+            increment = action.amount - self.current
+            if increment >= self.full and not self.fixed_size:
+                self.full = increment
+            self.bets += 1
+            self.current = action.amount
+        self.acted[action.player] = self.current
 
 
-def _short_all_ins_reopened(s: HandState, pk: State, p: int) -> bool:
-    """R-BET-6: short all-ins that add up to a full raise since ``p`` acted reopened the
-    betting for ``p`` (croupier), but PokerKit only sums the short all-ins since the last
-    time they reached a full raise, so a later short all-in shuts ``p`` out again."""
-    acted = s._acted[p]
+def _short_all_ins_reopened(pk: State, p: int) -> bool:
+    """PokerKit's side of ``R-BET-6 reopened``: it only sums the short all-ins since they
+    last reached a full raise, so a later short all-in shuts ``p`` out again."""
+    pending = pk.consecutive_short_all_in_amounts
     return (
-        acted >= 0
-        and s.current_bet - acted >= s.raise_inc
-        and p in pk.acted_player_indices
-        and bool(pk.consecutive_short_all_in_amounts)
-        and sum(pk.consecutive_short_all_in_amounts) < pk.completion_betting_or_raising_amount
+        p in pk.acted_player_indices
+        and bool(pending)
+        and sum(pending) < pk.completion_betting_or_raising_amount
     )
 
 
-def _fl_preflop_cap(s: HandState) -> bool:
-    """R-BET-4: fixed limit, one bet (the big blind) and three raises already made."""
-    return s.game.structure is Structure.FIXED_LIMIT and s.bet_count >= FL_BET_CAP
-
-
-def _reconcile(s: HandState, pk: State, mine: Decision, theirs: Decision, tally: Tally) -> bool:
+def _reconcile(
+    s: HandState, pk: State, mine: Decision, theirs: Decision, tally: Tally, rnd: Reopen
+) -> bool:
     """Compare two decisions; return whether raising is allowed in both engines."""
     if (mine.actor, mine.can_fold, mine.can_check, mine.call) != (
         theirs.actor,
@@ -365,13 +387,13 @@ def _reconcile(s: HandState, pk: State, mine: Decision, theirs: Decision, tally:
     if mine.raise_bounds == theirs.raise_bounds:
         return mine.raise_bounds is not None
     p = mine.actor
-    if mine.raise_bounds is None and _short_all_in_did_not_reopen(s, p):
+    if mine.raise_bounds is None and not rnd.open_for(p):
         tally.excluded_decisions["R-BET-6"] += 1
         return False
-    if theirs.raise_bounds is None and _short_all_ins_reopened(s, pk, p):
+    if theirs.raise_bounds is None and rnd.open_for(p) and _short_all_ins_reopened(pk, p):
         tally.excluded_decisions["R-BET-6 reopened"] += 1
         return False
-    if mine.raise_bounds is None and s.street == 0 and _fl_preflop_cap(s):
+    if mine.raise_bounds is None and s.street == 0 and rnd.fixed_size and rnd.bets >= 4:
         tally.excluded_decisions["R-BET-4"] += 1
         return False
     raise Mismatch(f"raise bounds differ: croupier {mine}, PokerKit {theirs}")
@@ -496,6 +518,7 @@ def play_hand(deal: Deal, tally: Tally) -> tuple[int, ...]:
     pos = _advance(pk, deal.deck, 0, tally)
     history: list[str] = []
     shows = _shows(first)
+    rnd_street, rnd = 0, Reopen(deal, 0, max(s.bets))
     try:
         if _croupier_holes(s) != _pokerkit_holes(pk):
             raise Mismatch("hole cards differ")
@@ -508,10 +531,13 @@ def play_hand(deal: Deal, tally: Tally) -> tuple[int, ...]:
                 raise Mismatch(
                     f"stacks or bets differ: {s.stacks} {s.bets} vs {pk.stacks} {pk.bets}"
                 )
+            if s.street != rnd_street:
+                rnd_street, rnd = s.street, Reopen(deal, s.street, 0)
             mine, theirs = _croupier_decision(s), _pokerkit_decision(pk)
-            can_raise = _reconcile(s, pk, mine, theirs, tally)
+            can_raise = _reconcile(s, pk, mine, theirs, tally, rnd)
             tally.decisions += 1
             action = _choose(rng, mine, can_raise)
+            rnd.record(action)
             history.append(str(action))
             s, events = apply(s, action)
             shows.extend(_shows(events))
