@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
+from functools import partial
 
 from croupier.table.clock import FakeClock
 from croupier.table.events import HandBegan, HandSettled, TableEvent
@@ -66,7 +67,7 @@ async def run(
             out.settled.append((table, clock.now(), director.chips_in_play()))
 
     for t, actor in director.actors.items():
-        actor.subscribe(None, lambda e, t=t: watch(t, e), internal=True)
+        actor.subscribe(None, partial(watch, t), internal=True)
     await clock.run_until(lambda: director.finished, limit=limit)
     await clock.advance(1.0)  # let the director close the tables
     return out

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+from collections.abc import Callable
 
 import pytest
 
@@ -104,7 +105,7 @@ def test_registration_refusals_change_nothing() -> None:
     spec = sit_and_go("sng-r", "SNG 2", seats=2, buy_in=100, bots_allowed=False)
     reg = Registration(spec, cashier)
     reg.register("ann")
-    cases = [
+    cases: list[tuple[Callable[[], object], str]] = [
         (lambda: reg.register("ann"), "already_registered"),
         (lambda: reg.register("bob"), "insufficient_funds"),
         (lambda: reg.register("robot", is_bot=True), "bots_not_allowed"),
@@ -125,12 +126,13 @@ def test_registration_refusals_change_nothing() -> None:
     assert err.value.code == "tournament_full" and _state(reg, cashier) == before
     reg.start(random.Random(1))
     assert reg.status is Status.RUNNING
-    for attempt, code in [
+    closed: list[tuple[Callable[[], object], str]] = [
         (lambda: reg.register("dan"), "registration_closed"),
         (lambda: reg.unregister("ann"), "registration_closed"),
         (lambda: reg.start(random.Random(1)), "registration_closed"),
         (reg.cancel, "registration_closed"),
-    ]:
+    ]
+    for attempt, code in closed:
         before = _state(reg, cashier)
         with pytest.raises(TournamentError) as err:
             attempt()
