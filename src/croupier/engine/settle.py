@@ -29,7 +29,15 @@ from croupier.engine.split import layer_pots
 if TYPE_CHECKING:
     from croupier.engine.state import HandState
 
-__all__ = ["Pot", "build_pots", "can_still_win", "describe_hands", "settle", "split"]
+__all__ = [
+    "Pot",
+    "build_pots",
+    "can_still_win",
+    "dead_money",
+    "describe_hands",
+    "settle",
+    "split",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,6 +101,21 @@ def split(amount: int, winners: Sequence[int]) -> dict[int, int]:
     return {p: share + (1 if i < odd else 0) for i, p in enumerate(ordered)}
 
 
+def dead_money(s: HandState) -> list[int]:
+    """Each player's chips that are no bet to match and go to the main pot: dead posts
+    (R-SEAT-3), and the antes when every ante was posted by a player left with chips.
+
+    Antes are then dead money as in PokerKit: a big-blind ante (one player antes for the
+    table) is won with the main pot, never cut into a layer only its poster can win. When
+    someone is all-in on the ante, the antes stay layered like bets, so that player wins
+    from each opponent only what they matched (R-POT-1).
+    """
+    antes = s._antes
+    if any(antes) and all(not a or s.start_stacks[p] > a for p, a in enumerate(antes)):
+        return [d + a for d, a in zip(s._dead, antes, strict=True)]
+    return list(s._dead)
+
+
 def _values(s: HandState, p: int) -> tuple[int | None, ...]:
     # The memo is shared by every state of the hand (clones copy it by reference), so it
     # is keyed by the cards themselves: a value asked for on the flop, or in another
@@ -120,7 +143,7 @@ def can_still_win(s: HandState, p: int) -> bool:
     The most favourable pot for ``p`` is the highest one it is eligible for, contested by
     the shown players who put in at least as much as ``p``.
     """
-    contrib = [c - d for c, d in zip(s._contrib, s._dead, strict=True)]
+    contrib = [c - d for c, d in zip(s._contrib, dead_money(s), strict=True)]
     rivals = [q for q in range(s.n) if q != p and s._shown[q] and contrib[q] >= contrib[p]]
     if not rivals:
         return True
@@ -158,8 +181,9 @@ def settle(s: HandState, events: list[Event]) -> None:
     n = s.n
     out = [s._folded[p] or s._mucked[p] for p in range(n)]
     pots, agreed = layer_pots(s, out)  # R-DRAW-5: pots divided by agreement come first
-    if not agreed and any(s._dead):
-        pots = build_pots(s._contrib, out, s._dead)  # dead money joins the main pot
+    dead = dead_money(s)
+    if not agreed and any(dead):
+        pots = build_pots(s._contrib, out, dead)  # dead money joins the main pot
     pots = _refund_unmatched(s, pots, agreed, events)
     amounts = [pot.amount for pot in pots]
     rakes = [0] * len(pots)

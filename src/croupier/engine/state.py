@@ -100,6 +100,7 @@ class HandState:
     __slots__ = (
         "_acted",
         "_aggressor",
+        "_antes",
         "_bets",
         "_board",
         "_burnt",
@@ -160,6 +161,7 @@ class HandState:
     _values: dict[tuple[tuple[Card, ...], tuple[Card, ...]], tuple[int | None, ...]]
     _acted: list[int]
     _aggressor: int
+    _antes: list[int]
     _bets: list[int]
     _board: list[Card]
     _burnt: list[Card]
@@ -277,6 +279,7 @@ class HandState:
 
 _LISTS: Final = (
     "_acted",
+    "_antes",
     "_bets",
     "_board",
     "_burnt",
@@ -404,6 +407,7 @@ def start_hand(
     s._pot_limited = [False] * n
     s._dealt_street = 0
     s._dead = [0] * n
+    s._antes = [0] * n
     s._reserved = [0] * n
     s._values = {}
     s._stud = 0
@@ -426,6 +430,8 @@ def start_hand(
                 contrib[p] += paid
                 if kind == "dead":
                     s._dead[p] += paid
+                else:
+                    s._antes[p] += paid
                 events.append(ForcedBet(p, kind, paid, stk[p] == 0))
     order = sorted((b, p) for p, b in enumerate(blinds_t) if b)
     sb, bb = game.stakes.small_blind, game.stakes.big_blind
