@@ -410,3 +410,37 @@ def test_dead_money_goes_to_the_winner_when_every_bet_came_back() -> None:
     assert res.stacks == (10, 11, 9, 10)
     assert [(p.amount, p.eligible, p.winnings) for p in res.pots] == [(1, (1,), (0, 1, 0, 0))]
     assert build_pots((0, 0, 1), (True, False, True), dead=(0, 0, 1))[0].eligible == (1,)
+
+
+def test_big_blind_ante_goes_to_the_winner() -> None:
+    """R-POT-1, R-POT-2: a big-blind ante (one player antes for the table) is dead money of
+    the main pot: the winner who covered every live bet takes it (reported from the WSOP
+    PHH corpus, docs/phh.md)."""
+    from croupier.engine.cards import parse_cards
+    from croupier.engine.state import start_hand
+
+    deck = parse_cards("2c 7h As 3d 8d Ad 5s KcQs4h 6s 9c 6d Jd")
+    s, _ = start_hand(NL, (1000, 1000, 1000), deck, blinds=(1, 2, 0), antes=(0, 10, 0))
+    s, _ = play(s, raise_to(2, 30), fold(0), call(1))
+    s, _ = play(s, *[check(p) for _ in range(3) for p in (1, 2)])
+    s, ev = finish_showdown(s)
+    res = ended(ev)
+    assert res.stacks == (999, 960, 1041)
+    assert [(p.amount, p.eligible) for p in res.pots] == [(71, (1, 2))]
+    assert not events_of(ev, ChipsReturned)
+
+
+def test_all_in_on_the_ante_wins_only_what_it_matched() -> None:
+    """R-POT-1: a player all-in for part of the ante wins from each opponent only what they
+    put in: the antes stay layered when someone is all-in on them."""
+    g = Game.of("nlhe", blinds=(1, 2), ante=10)
+    s, _ = start(g, (4, 100, 100), [AA, KK, QQ], BOARD)
+    assert s.stacks[0] == 0
+    s, ev = play(s, call(2), check(1))
+    s, ev2 = play(s, *[check(p) for _ in range(3) for p in (1, 2)])
+    s, ev3 = finish_showdown(s)
+    res = ended(ev + ev2 + ev3)
+    # p0 is all-in on 4 of its ante: main pot 4 x 3 = 12 to AA; the side pot (2 x 6 of
+    # the antes + 2 x 2 of the blinds) to KK
+    assert res.pots[0].amount == 12 and res.pots[0].winnings[0] == 12
+    assert res.stacks == (12, 104, 88)
