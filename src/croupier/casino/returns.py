@@ -4,17 +4,19 @@ Monte Carlo for the betting strategies the exact enumeration does not cover.
 - :func:`bonus_return` — the bonus bet: every one of the 1,326 player hole-card pairs,
   and for the lines that look at the dealer's hand (A-A against A-A) every dealer pair of
   the 50 cards left. Exact, as a :class:`~fractions.Fraction` per unit staked.
-- :func:`check_through_counts` — the main game when the player never bets the turn or
-  river: for each of the 1,326 hole pairs, the exact number of (board, dealer pair) deals
-  the player wins (and wins with a straight or better), ties and loses. Every 5-card
-  board up to a permutation of the suits (134,459 classes, weighted by their size) is
-  evaluated with every hole pair (``croupier.engine.evaluate.high_batch``); the counts
+- :func:`exact_counts` — the main game: for each of the 1,326 hole pairs, the exact
+  number of (board, dealer pair) deals the player wins (and wins with a straight or
+  better), ties and loses, and the signed results of the turn and river bets of the
+  *pair rule* (bet when a hole card makes a pair or better with the cards out). Every
+  5-card board up to a permutation of the suits (134,459 classes, weighted by their size)
+  is evaluated with every hole pair (``croupier.engine.evaluate.high_batch``); the counts
   against the 990 dealer pairs disjoint from the hole follow by inclusion–exclusion over
-  sorted hand values. :func:`main_returns` turns the counts into the exact expected return
-  of "always play, always check" and of "play a hand only when that beats folding, always
-  check" (the best fold rule for a player who never bets later).
-- :func:`simulate_strategy` — seeded Monte Carlo of a strategy that also bets the turn and
-  river, with a 95 % confidence interval.
+  sorted hand values, and the pair rule's bets over the 20 deal orders of each board
+  follow from how many board cards match a hole rank. :func:`main_returns` turns the
+  counts into exact expected returns: always check or the pair rule, always play or play
+  only the hand classes for which playing beats folding.
+- :func:`simulate_strategy` — seeded Monte Carlo of the same strategies by dealing
+  rounds (an independent check), with a 95 % confidence interval.
 
 >>> r = bonus_return()
 >>> r, round(float(r), 6)
@@ -41,16 +43,24 @@ from croupier.engine.evaluate import high_batch
 __all__ = [
     "BOARDS",
     "DEALER_PAIRS",
+    "EXACT_ALWAYS_PLAY_CHECK",
+    "EXACT_ALWAYS_PLAY_PAIR",
+    "EXACT_BEST_FOLD_CHECK",
+    "EXACT_BEST_FOLD_PAIR",
+    "EXACT_FIGURES",
     "HOLES",
+    "Figure",
     "HandClass",
     "MainReturns",
     "SimResult",
     "board_counts",
     "bonus_return",
     "canonical_boards",
-    "check_through_counts",
+    "exact_counts",
+    "figures",
     "hand_class",
     "main_returns",
+    "pair_rule_bets",
     "simulate_strategy",
 ]
 
@@ -208,14 +218,42 @@ def _run_counts(x: npt.NDArray[np.int32]) -> tuple[npt.NDArray[np.int32], npt.ND
     return lt, le
 
 
+ORDERINGS: Final = 20
+"""Ways a 5-card board set comes out as flop (3), turn, river: 10 flops x 2."""
+
+
+def pair_rule_bets(boards: npt.ArrayLike) -> I64:
+    """For each board and hole pair: in how many of the 20 deal orders of the board the
+    pair rule bets the turn, plus in how many it bets the river (0 … 40).
+
+    The pair rule bets when a hole card makes a pair or better with the cards out (a
+    pocket pair always). With ``k`` board cards matching a hole rank the turn is bet when
+    the flop holds one of them (``2 * (10 - C(5 - k, 3))`` orders) and the river when the
+    flop and turn do (``4 * #{river card r : the other four hold one}``).
+    """
+    b = np.ascontiguousarray(boards, dtype=np.int32).reshape(-1, 5)
+    hr = HOLES >> 2
+    br = b >> 2
+    k = (br[:, None, :, None] == hr[None, :, None, :]).any(axis=3).sum(axis=2)
+    turn = np.array([0, 12, 18, 20, 20, 20], dtype=np.int64)[k]
+    river = np.array([0, 16, 20, 20, 20, 20], dtype=np.int64)[k]
+    pocket = (hr[:, 0] == hr[:, 1])[None, :]
+    return np.where(pocket, 2 * ORDERINGS, turn + river)
+
+
 @dataclass(frozen=True, slots=True)
 class Counts:
-    """Per hole pair (1,326 rows): deals won, won with a straight or better, tied, lost."""
+    """Per hole pair (1,326 entries), over every board and dealer pair: deals won, won
+    with a straight or better, tied, lost; and for the pair rule, the sum over deals and
+    deal orders of the turn and river bets made (``pair_bets``) and of their signed
+    results (``pair_bet_net``: +1 a bet won, -1 a bet lost; both out of 20 orders)."""
 
     wins: I64
     strong_wins: I64
     ties: I64
     losses: I64
+    pair_bets: I64
+    pair_bet_net: I64
 
 
 def _chunks(n: int, size: int) -> Iterator[slice]:
@@ -223,31 +261,40 @@ def _chunks(n: int, size: int) -> Iterator[slice]:
         yield slice(start, min(n, start + size))
 
 
-def check_through_counts(
-    progress: Callable[[int, int], None] | None = None, chunk: int = 256
+def exact_counts(
+    progress: Callable[[int, int], None] | None = None,
+    chunk: int = 256,
+    boards: tuple[I32, I64] | None = None,
 ) -> Counts:
-    """Exact win/tie/loss counts of every hole pair over every board and dealer pair.
+    """Exact counts of every hole pair over every board and dealer pair.
 
-    Each hole pair's four counts add up to ``BOARDS * DEALER_PAIRS``. ``progress(done,
-    total)`` is called after each chunk of boards. Takes a minute or so on one core.
+    Each hole pair's wins, ties and losses add up to ``BOARDS * DEALER_PAIRS``.
+    ``progress(done, total)`` is called after each chunk of boards. Takes about a minute.
+    ``boards`` (rows, weights) replaces the full set of board classes (tests use a part).
     """
-    boards, weights = canonical_boards()
-    acc = np.zeros((4, len(HOLES)), dtype=np.int64)
-    for part in _chunks(len(boards), chunk):
+    rows, weights = canonical_boards() if boards is None else boards
+    acc = np.zeros((6, len(HOLES)), dtype=np.int64)
+    for part in _chunks(len(rows), chunk):
         w = weights[part][:, None]
-        for k, arr in enumerate(board_counts(boards[part])):
+        wins, strong, ties, losses = board_counts(rows[part])
+        bets = pair_rule_bets(rows[part])
+        valid = (wins + ties + losses) > 0
+        arrs = (wins, strong, ties, losses, bets * DEALER_PAIRS * valid, bets * (wins - losses))
+        for k, arr in enumerate(arrs):
             acc[k] += (arr * w).sum(axis=0)
         if progress is not None:
-            progress(part.stop, len(boards))
-    # the suit classes count each hole pair's orbit together: spread evenly over each
-    # class of the 169, which every suit permutation maps onto itself
+            progress(part.stop, len(rows))
+    # a suit permutation maps each of the 169 hand classes onto itself: every member of a
+    # class has the same totals, which the board classes give for the class as a whole
     names = [hand_class(a, b) for a, b in HOLES.tolist()]
     out = np.zeros_like(acc)
     for name in set(names):
         members = [i for i, nm in enumerate(names) if nm == name]
         total = acc[:, members].sum(axis=1)
+        if boards is None and (total % len(members)).any():
+            raise AssertionError(f"class {name}: totals not shared evenly")
         out[:, members] = (total // len(members))[:, None]
-    return Counts(out[0], out[1], out[2], out[3])
+    return Counts(*out)
 
 
 # -- main game returns ----------------------------------------------------------------
@@ -255,41 +302,110 @@ def check_through_counts(
 
 @dataclass(frozen=True, slots=True)
 class MainReturns:
-    """Exact main-game figures per unit of ante.
+    """Exact main-game figures per unit of ante for one turn/river policy.
 
-    ``play_ev[name]`` is the expected profit of playing a class and checking to the end;
-    ``always_play`` the expected profit of always playing and checking; ``best_fold`` that
-    of playing only the classes whose ``play_ev`` beats folding (-1), with ``played`` the
-    fraction of hands played and ``wagered`` the mean antes staked per round.
+    ``play_ev[name]`` is the expected profit of playing a class (``combos[name]`` hole
+    pairs); ``always_play`` the expected profit of always playing; ``best_fold`` that of
+    playing only the classes whose ``play_ev`` beats folding (-1), with ``played`` the
+    fraction of hands played and ``wagered`` the mean antes staked per round then
+    (``always_wagered`` when always playing).
     """
 
+    bets: bool
     play_ev: dict[str, Fraction]
     combos: dict[str, int]
     always_play: Fraction
+    always_wagered: Fraction
     best_fold: Fraction
     played: Fraction
     wagered: Fraction
 
 
-def main_returns(counts: Counts, table: MainPaytable = MAIN) -> MainReturns:
-    """The exact expected returns of the check-through strategies from :func:`check_through_counts`."""
+def main_returns(counts: Counts, *, bets: bool = False, table: MainPaytable = MAIN) -> MainReturns:
+    """The exact expected returns from :func:`exact_counts`: ``bets=False`` checks the
+    turn and river always, ``bets=True`` follows the pair rule (:func:`pair_rule_bets`)."""
     per = BOARDS * DEALER_PAIRS
     names = [hand_class(a, b) for a, b in HOLES.tolist()]
     profit: dict[str, int] = {}
+    staked: dict[str, int] = {}
     combos: dict[str, int] = {}
     for i, name in enumerate(names):
         w, s, losses = int(counts.wins[i]), int(counts.strong_wins[i]), int(counts.losses[i])
-        # win: flop bet (2 antes) paid, ante paid only with a straight or better
-        p = 2 * table.street_pays * w + table.ante_pays * s - 3 * losses
+        # x20 (the deal orders): flop bet 2 antes, ante paid only with a straight or better
+        p = ORDERINGS * (2 * table.street_pays * w + table.ante_pays * s - 3 * losses)
+        st = ORDERINGS * 3 * per
+        if bets:
+            p += int(counts.pair_bet_net[i]) * table.street_pays
+            st += int(counts.pair_bets[i])
         profit[name] = profit.get(name, 0) + p
+        staked[name] = staked.get(name, 0) + st
         combos[name] = combos.get(name, 0) + 1
-    play_ev = {nm: Fraction(profit[nm], combos[nm] * per) for nm in profit}
+    scale = ORDERINGS * per
+    play_ev = {nm: Fraction(profit[nm], combos[nm] * scale) for nm in profit}
     n = len(HOLES)
     always = sum((play_ev[nm] * combos[nm] for nm in play_ev), Fraction(0)) / n
     chosen = {nm for nm, ev in play_ev.items() if ev > -1}
     best = sum((max(play_ev[nm], Fraction(-1)) * combos[nm] for nm in play_ev), Fraction(0)) / n
     played = Fraction(sum(combos[nm] for nm in chosen), n)
-    return MainReturns(play_ev, combos, always, best, played, 1 + 2 * played)
+    folded = Fraction(n - sum(combos[nm] for nm in chosen), n)
+    wagered = folded + sum((Fraction(staked[nm], scale) for nm in chosen), Fraction(0)) / n
+    always_wagered = sum((Fraction(staked[nm], scale) for nm in staked), Fraction(0)) / n
+    return MainReturns(bets, play_ev, combos, always, always_wagered, best, played, wagered)
+
+
+@dataclass(frozen=True, slots=True)
+class Figure:
+    """One strategy's exact figures per unit of ante: expected profit, fraction of hands
+    played, mean antes staked per round."""
+
+    strategy: str
+    ev: Fraction
+    played: Fraction
+    staked: Fraction
+
+    @property
+    def per_staked(self) -> Fraction:
+        """Expected profit per unit staked (the "element of risk")."""
+        return self.ev / self.staked
+
+
+def figures(counts: Counts, table: MainPaytable = MAIN) -> tuple[Figure, ...]:
+    """The four documented strategies: always play or best folds, always check or the
+    pair rule."""
+    out = []
+    for bets in (False, True):
+        m = main_returns(counts, bets=bets, table=table)
+        rule = "pair rule" if bets else "always check"
+        out.append(Figure(f"always play, {rule}", m.always_play, Fraction(1), m.always_wagered))
+        out.append(Figure(f"best folds, {rule}", m.best_fold, m.played, m.wagered))
+    return tuple(out)
+
+
+# -- the documented figures (``exact_counts`` run once; the soak test re-runs it) -------
+
+EXACT_ALWAYS_PLAY_CHECK: Final = Fraction(-30306830009, 77260583400)
+"""Always play, always check: -39.2268 % of the ante (exact)."""
+EXACT_BEST_FOLD_CHECK: Final = Fraction(-43814869127, 115890875100)
+"""Fold the 13 classes for which playing and checking loses more than the ante: -37.8070 %."""
+EXACT_ALWAYS_PLAY_PAIR: Final = Fraction(-4043051869, 57945437550)
+"""Always play, pair rule on the turn and river: -6.9773 % of the ante (exact)."""
+EXACT_BEST_FOLD_PAIR: Final = Fraction(-75773399729, 1158908751000)
+"""Pair rule, folding 32o 42o 52o 62o 72o: -6.5383 % of the ante (exact)."""
+
+EXACT_FIGURES: Final[tuple[Figure, ...]] = (
+    Figure("always play, always check", EXACT_ALWAYS_PLAY_CHECK, Fraction(1), Fraction(3)),
+    Figure(
+        "best folds, always check", EXACT_BEST_FOLD_CHECK, Fraction(593, 663), Fraction(1849, 663)
+    ),
+    Figure("always play, pair rule", EXACT_ALWAYS_PLAY_PAIR, Fraction(1), Fraction(532629, 139825)),
+    Figure(
+        "best folds, pair rule",
+        EXACT_BEST_FOLD_PAIR,
+        Fraction(211, 221),
+        Fraction(6699237, 1817725),
+    ),
+)
+"""What :func:`figures` returns for the published pay tables (see ``docs/bonus.md``)."""
 
 
 # -- Monte Carlo for betting strategies ------------------------------------------------
