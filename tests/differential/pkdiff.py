@@ -121,8 +121,8 @@ class Tally:
     def summary(self) -> str:
         return (
             f"{self.hands} hands, {self.decisions} decisions compared;"
-            f" excluded decisions {dict(self.excluded_decisions)},"
-            f" hands with an excluded payout {dict(self.excluded_hands)}"
+            f" decisions with raise bounds not compared {dict(self.excluded_decisions)},"
+            f" hands with one part not compared {dict(self.excluded_hands)}"
         )
 
 
