@@ -145,8 +145,9 @@ def canonical_boards() -> tuple[I32, I64]:
     combos = _combinations(52, 5)
     # a suit permutation permutes the four 13-bit rank masks: sort them for the class key
     masks = np.zeros((len(combos), 4), dtype=np.int64)
-    for k in range(5):
-        np.add.at(masks, (np.arange(len(combos)), combos[:, k] & 3), 1 << (combos[:, k] >> 2))
+    rows = np.arange(len(combos))
+    for k in range(5):  # the five cards of a row are distinct: no index repeats in a step
+        masks[rows, combos[:, k] & 3] += np.int64(1) << (combos[:, k] >> 2)
     masks.sort(axis=1)
     key = ((masks[:, 0] * 8192 + masks[:, 1]) * 8192 + masks[:, 2]) * 8192 + masks[:, 3]
     _, first, counts = np.unique(key, return_index=True, return_counts=True)
@@ -154,12 +155,19 @@ def canonical_boards() -> tuple[I32, I64]:
 
 
 def _combinations(n: int, k: int) -> I32:
-    """Every k-subset of range(n) as rows, in lexicographic order."""
-    return np.fromiter(
-        (c for combo in combinations(range(n), k) for c in combo),
-        dtype=np.int32,
-        count=math.comb(n, k) * k,
-    ).reshape(-1, k)
+    """Every k-subset of range(n) as rows, in lexicographic order.
+
+    >>> _combinations(4, 2).tolist()
+    [[0, 1], [0, 2], [0, 3], [1, 2], [1, 3], [2, 3]]
+    """
+    rows = np.arange(n, dtype=np.int32)[:, None]
+    for _ in range(k - 1):
+        last = rows[:, -1]
+        children = n - 1 - last  # each row grows by every larger card
+        parent = np.repeat(np.arange(len(rows)), children)
+        offset = np.arange(len(parent)) - np.repeat(np.cumsum(children) - children, children)
+        rows = np.column_stack([rows[parent], last[parent] + 1 + offset]).astype(np.int32)
+    return rows
 
 
 # -- per-board counts against every dealer pair ---------------------------------------
