@@ -14,8 +14,10 @@
  *     short all-in rule through "acted level vs raise increment", no raise when no
  *     opponent could put in more than the current bet, the fixed-limit cap of four bets;
  *   - uncalled chips returned at the end of every round, run-outs, side pots built like
- *     `settle.build_pots`, single-contributor layers refunded, odd chips from the lowest
- *     position; showdown show/muck decisions are counted (never change the stacks).
+ *     `settle.build_pots`, the antes dead money of the main pot unless someone is all-in
+ *     on the ante (`settle.dead_money`), single-contributor layers refunded, odd chips
+ *     from the lowest position; showdown show/muck decisions are counted (they never
+ *     change the stacks).
  *
  * Random numbers: xoshiro256** (Blackman & Vigna), state seeded by splitmix64 from the
  * 64-bit seed. A uniform double is (next >> 11) * 2^-53; a uniform integer below k is
@@ -135,6 +137,7 @@ typedef struct {
 typedef struct {
     int n, live, street, actor, aggressor, bet_count, pos;
     int showdown, decisions; /* reached a showdown; show/muck decisions taken */
+    int antes_dead;          /* every player posted the whole ante and kept chips */
     int64_t current, raise_inc;
     int64_t stack[NMAX], bet[NMAX], contrib[NMAX], acted[NMAX];
     uint8_t folded[NMAX];
@@ -243,11 +246,19 @@ static void
 cs_settle(cs_Hand *h, const cs_Cfg *c)
 {
     int n = h->n;
+    /* antes are dead money of the main pot unless someone is all-in on the ante
+     * (settle.dead_money): the layers are cut on the rest of each contribution */
+    int64_t dead[NMAX], base[NMAX], dsum = 0;
+    for (int p = 0; p < n; p++) {
+        dead[p] = h->antes_dead ? c->ante : 0;
+        base[p] = h->contrib[p] - dead[p];
+        dsum += dead[p];
+    }
     int64_t levels[NMAX];
     int nl = 0;
     for (int p = 0; p < n; p++) {
-        if (h->folded[p] || h->contrib[p] <= 0) continue;
-        int64_t v = h->contrib[p];
+        if (h->folded[p] || base[p] <= 0) continue;
+        int64_t v = base[p];
         int i = 0;
         while (i < nl && levels[i] < v) i++;
         if (i < nl && levels[i] == v) continue;
@@ -263,18 +274,18 @@ cs_settle(cs_Hand *h, const cs_Cfg *c)
         int64_t lv = levels[i], sum = 0;
         ne[np] = 0;
         for (int q = 0; q < n; q++) {
-            int64_t x = (h->contrib[q] < lv ? h->contrib[q] : lv) - prev;
+            int64_t x = (base[q] < lv ? base[q] : lv) - prev;
             x = x > 0 ? x : 0;
             layer[np][q] = x;
             sum += x;
-            if (!h->folded[q] && h->contrib[q] >= lv) eligible[np][ne[np]++] = q;
+            if (!h->folded[q] && base[q] >= lv) eligible[np][ne[np]++] = q;
         }
         amount[np++] = sum;
         prev = lv;
     }
     int64_t rest[NMAX], rsum = 0;
     for (int q = 0; q < n; q++) {
-        rest[q] = h->contrib[q] - prev > 0 ? h->contrib[q] - prev : 0;
+        rest[q] = base[q] - prev > 0 ? base[q] - prev : 0;
         rsum += rest[q];
     }
     if (rsum) {
@@ -286,6 +297,19 @@ cs_settle(cs_Hand *h, const cs_Cfg *c)
         }
         for (int q = 0; q < n; q++) layer[np - 1][q] += rest[q];
         amount[np - 1] += rsum;
+    }
+    if (dsum) { /* the dead money joins the main pot, won by whoever is still in */
+        if (np == 0) {
+            ne[0] = 0;
+            amount[0] = 0;
+            for (int q = 0; q < n; q++) layer[0][q] = 0;
+            np = 1;
+        }
+        for (int q = 0; q < n; q++) layer[0][q] += dead[q];
+        amount[0] += dsum;
+        if (ne[0] == 0)
+            for (int q = 0; q < n; q++)
+                if (!h->folded[q]) eligible[0][ne[0]++] = q;
     }
     int value[NMAX];
     for (int p = 0; p < n; p++) value[p] = -1;
@@ -403,6 +427,9 @@ cs_play_hand(cs_Hand *h, const cs_Cfg *c, cs_Rng *rng, const int64_t *stacks, in
         total += stacks[p];
     }
     cs_shuffle_deck(rng, h->deck);
+    h->antes_dead = c->ante > 0;
+    for (int p = 0; p < n; p++)
+        if (stacks[p] <= c->ante) h->antes_dead = 0;
     if (c->ante)
         for (int p = 0; p < n; p++) {
             int64_t paid = c->ante < h->stack[p] ? c->ante : h->stack[p];
