@@ -41,7 +41,8 @@ from croupier.server.settings import Settings
 from croupier.server.wire import plain
 from croupier.server.ws import WsSession
 from croupier.store import Store, open_store
-from croupier.table import SitDown
+from croupier.table import AsyncioClock, SitDown
+from croupier.tournament import LedgerCashier, TournamentRegistry, sit_and_go, spin
 
 __all__ = ["Services", "create_app"]
 
@@ -63,6 +64,7 @@ class Services:
     cookie_name: str = "croupier_session"
     wall: Callable[[], float] = time.time
     tasks: list[asyncio.Task[Any]] = field(default_factory=list)
+    tournaments: TournamentRegistry | None = None
 
     def now(self) -> float:
         return asyncio.get_running_loop().time()
@@ -72,7 +74,12 @@ class Services:
         return "*" in allowed or origin.rstrip("/") in allowed
 
     def lobby_message(self) -> dict[str, Any]:
-        return {"type": "lobby", "tables": [plain(s) for s in self.registry.summaries()]}
+        tournaments = self.tournaments.summaries() if self.tournaments is not None else []
+        return {
+            "type": "lobby",
+            "tables": [plain(s) for s in self.registry.summaries()],
+            "tournaments": tournaments,
+        }
 
 
 def _hashing(settings: Settings) -> PasswordHashing:
@@ -99,6 +106,12 @@ async def _start(app: Starlette, settings: Settings) -> Services:
         ),
     )
     app.state.services = services
+    services.tournaments = TournamentRegistry(
+        LedgerCashier(store.ledger), clock=AsyncioClock(), testing=settings.testing
+    )
+    if settings.default_tables:
+        services.tournaments.add(sit_and_go("sng-6", "Sit & Go 6-max 100", seats=6, buy_in=100))
+        services.tournaments.add(spin("spin-10", "Spin 10", buy_in=10))
     known = _known_tables(store)
     specs = {s.table_id: s for s in DEFAULT_TABLES} if settings.default_tables else {}
     for i in range(1, settings.bot_tables + 1):
@@ -207,4 +220,6 @@ async def _shutdown(sv: Services) -> None:
     sv.hub.close_all(CloseCode.GOING_AWAY, "server shutting down")
     await asyncio.sleep(0.05)
     await sv.registry.close()
+    if sv.tournaments is not None:
+        await sv.tournaments.close()
     await asyncio.to_thread(sv.store.close)

@@ -20,6 +20,7 @@ from croupier.history.pokerstars import PokerStarsError, PokerStarsInfo, to_poke
 from croupier.server.protocol import CloseCode
 from croupier.server.registry import redacted_phh
 from croupier.store import StoreError
+from croupier.tournament import TournamentError
 
 if TYPE_CHECKING:
     from croupier.server.app import Services
@@ -215,6 +216,62 @@ async def tables(request: Request) -> Response:
     return JSONResponse(sv.lobby_message()["tables"])
 
 
+async def tournaments(request: Request) -> Response:
+    """The published tournaments (R-TOUR-1..3): terms, status, entrants, pool, prizes."""
+    sv = _sv(request)
+    return JSONResponse(sv.lobby_message()["tournaments"])
+
+
+def _tournament_error(exc: TournamentError) -> JSONResponse:
+    status = 404 if exc.code == "unknown_tournament" else 409
+    return fail(status, exc.code, str(exc))
+
+
+async def tournament_entry(request: Request) -> Response:
+    """``POST /api/tournaments/{id}/register`` and ``…/unregister`` for the logged-in
+    account: the buy-in moves between the account and the prize pool (R-TOUR-4);
+    ``…/fill`` lets a registered player fill the free seats of a Sit & Go with bots where
+    the event allows them (R-BOT-1)."""
+    sv = _sv(request)
+    account = await _account(request, sv)
+    if isinstance(account, Response):
+        return account
+    origin = request.headers.get("origin")
+    if origin and not sv.origin_allowed(origin):
+        return fail(403, "bad_origin", "origin not allowed")
+    tours = sv.tournaments
+    if tours is None:
+        return fail(404, "unknown_tournament", "no tournaments here")
+    tid = request.path_params["tournament_id"]
+    action = request.path_params["action"]
+    player = str(account.id)
+    try:
+        if action == "register":
+            await tours.register(tid, player, account.name)
+        elif action == "unregister":
+            tours.unregister(tid, player)
+        elif action == "fill":
+            event = tours.get(tid)
+            reg = event.registration
+            if not any(e.player_id == player for e in reg.entrants):
+                return fail(409, "not_registered", "register before filling seats with bots")
+            if not event.spec.bots_allowed or event.spec.kind == "scheduled":
+                return fail(409, "bots_not_allowed", "this event seats no bots")
+            i = 0
+            while event.registration.status == "registering" and not reg.full:
+                uid = await asyncio.to_thread(sv.registry.bot_user, f"tour-{tid}", i)
+                i += 1
+                if any(e.player_id == str(uid) for e in reg.entrants):
+                    continue
+                await tours.register(tid, str(uid), f"{tid}-{i}", is_bot=True)
+        else:
+            return fail(404, "not_found", f"unknown action {action!r}")
+    except TournamentError as exc:
+        return _tournament_error(exc)
+    row = next(r for r in tours.summaries() if r["id"] == tid)
+    return JSONResponse(row)
+
+
 async def hands(request: Request) -> Response:
     sv = _sv(request)
     account = await _account(request, sv)
@@ -301,6 +358,8 @@ def routes() -> list[Route]:
         Route("/api/me", me),
         Route("/api/exchange", exchange, methods=["POST"]),
         Route("/api/tables", tables),
+        Route("/api/tournaments", tournaments),
+        Route("/api/tournaments/{tournament_id}/{action}", tournament_entry, methods=["POST"]),
         Route("/api/hands", hands),
         Route("/api/hands/{table_id}/{hand}", hand_download),
     ]

@@ -102,6 +102,29 @@ def openapi_document() -> dict[str, Any]:
             "/api/tables": {
                 "get": {"summary": "The lobby: public tables", "responses": {"200": _json()}}
             },
+            "/api/tournaments": {
+                "get": {
+                    "summary": "Tournaments: terms, levels, prizes, status (R-TOUR-1..3)",
+                    "responses": {"200": _json()},
+                }
+            },
+            "/api/tournaments/{tournament_id}/{action}": {
+                "post": {
+                    "summary": "register, unregister (buy-in refunded) or fill (bots fill a"
+                    " Sit & Go's free seats where the event allows them)",
+                    "security": authed,
+                    "parameters": [
+                        {
+                            "name": name,
+                            "in": "path",
+                            "required": True,
+                            "schema": {"type": "string"},
+                        }
+                        for name in ("tournament_id", "action")
+                    ],
+                    "responses": {"200": _json(), "401": _ERROR, "404": _ERROR, "409": _ERROR},
+                }
+            },
             "/api/hands": {
                 "get": {
                     "summary": "The account's archived hands, newest first",

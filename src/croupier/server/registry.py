@@ -186,6 +186,10 @@ class TableRegistry:
         await self._seat_bots(live, restoring)
         return live
 
+    def bot_user(self, key: str, index: int) -> int:
+        """A funded bot account (created on first use), e.g. for tournament seats."""
+        return self._bot_user(key, index)
+
     def _bot_user(self, table_id: str, index: int) -> int:
         name = f"bot.{table_id}.{index}"[:32]
         users = self.store.users
