@@ -1,0 +1,82 @@
+"""Tournaments over HTTP (R-TOUR-1, R-TOUR-2, R-TOUR-4, R-BOT-1): the lobby lists them;
+a logged-in player registers (buy-in from the account to the pool), is refused with codes
+that change nothing, unregisters (refunded), and fills a Sit & Go with BOT seats."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from tests.server.live import ORIGIN, LiveServer, fast_settings, register_and_login, running
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    path: Path = tmp_path_factory.mktemp("tour") / "db.sqlite3"
+    with running(fast_settings(f"sqlite:///{path}")) as srv:
+        yield srv
+
+
+def _post(srv: LiveServer, path: str, token: str, body: Any = None) -> httpx.Response:
+    headers = {"Authorization": f"Bearer {token}", "Origin": ORIGIN}
+    return httpx.post(srv.url + path, json=body, headers=headers, timeout=30)
+
+
+def _chips(srv: LiveServer, token: str) -> int:
+    r = httpx.get(srv.url + "/api/me", headers={"Authorization": f"Bearer {token}"})
+    return int(r.json()["chips"])
+
+
+def test_list_register_refusals_unregister_and_fill(server: LiveServer) -> None:
+    """R-TOUR-1, R-TOUR-2, R-TOUR-4, R-BOT-1: see the module docstring."""
+    rows = httpx.get(server.url + "/api/tournaments").json()
+    by_id = {r["id"]: r for r in rows}
+    assert by_id["sng-6"]["kind"] == "sitngo" and by_id["sng-6"]["status"] == "registering"
+    assert by_id["spin-10"]["expected_return"] == pytest.approx(3.95)
+    assert by_id["spin-10"]["multipliers"][0] == {
+        "multiplier": 2,
+        "ppm": 750_000,
+        "shares_bp": [10_000],
+    }
+    token = register_and_login(server.url, "tourist")
+    # no chips yet: refused, nothing moved
+    r = _post(server, "/api/tournaments/sng-6/register", token)
+    assert r.status_code == 409 and r.json()["error"]["code"] == "insufficient_funds"
+    r = _post(server, "/api/exchange", token, {"diamonds": 300, "key": "tourist-0001"})
+    assert r.status_code == 200
+    assert _chips(server, token) == 300
+    r = _post(server, "/api/tournaments/nope/register", token)
+    assert r.status_code == 404 and r.json()["error"]["code"] == "unknown_tournament"
+    r = _post(server, "/api/tournaments/sng-6/fill", token)
+    assert r.status_code == 409 and r.json()["error"]["code"] == "not_registered"
+    r = _post(server, "/api/tournaments/sng-6/register", token)
+    assert r.status_code == 200 and r.json()["entrants"] == 1 and r.json()["pool"] == 100
+    assert _chips(server, token) == 200
+    r = _post(server, "/api/tournaments/sng-6/register", token)
+    assert r.status_code == 409 and r.json()["error"]["code"] == "already_registered"
+    assert _chips(server, token) == 200
+    r = _post(server, "/api/tournaments/sng-6/unregister", token)
+    assert r.status_code == 200 and r.json()["entrants"] == 0
+    assert _chips(server, token) == 300
+    r = _post(server, "/api/tournaments/sng-6/register", token)
+    assert r.status_code == 200
+    r = _post(server, "/api/tournaments/sng-6/fill", token)
+    assert r.status_code == 200, r.text
+    row = r.json()
+    assert row["status"] == "running" and row["entrants"] == 6 and row["prizes"] == [390, 210]
+    assert len(row["tables"]) == 1
+    services = server.app.state.services
+    director = services.tournaments.get("sng-6").director
+    seats = next(iter(director.actors.values())).table.seats.values()
+    names = {s.player_id: s.name for s in seats}
+    assert len(names) == 6
+    bots = [n for n in names.values() if n != "tourist"]
+    assert len(bots) == 5 and all(n.startswith("BOT ") for n in bots)
+    r = _post(server, "/api/tournaments/sng-6/register", token)
+    assert r.status_code == 409 and r.json()["error"]["code"] == "registration_closed"
+    doc = httpx.get(server.url + "/openapi.json").json()
+    assert "/api/tournaments" in doc["paths"]
