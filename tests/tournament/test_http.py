@@ -78,5 +78,7 @@ def test_list_register_refusals_unregister_and_fill(server: LiveServer) -> None:
     assert len(bots) == 5 and all(n.startswith("BOT ") for n in bots)
     r = _post(server, "/api/tournaments/sng-6/register", token)
     assert r.status_code == 409 and r.json()["error"]["code"] == "registration_closed"
+    listed = {r["id"]: r["status"] for r in httpx.get(server.url + "/api/tournaments").json()}
+    assert listed["sng-6"] == "running" and listed["sng-6.2"] == "registering"
     doc = httpx.get(server.url + "/openapi.json").json()
     assert "/api/tournaments" in doc["paths"]

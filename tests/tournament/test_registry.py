@@ -33,7 +33,7 @@ def test_sit_and_go_starts_when_its_seats_are_full() -> None:
     async def go() -> None:
         clock = FakeClock()
         reg, cashier = _registry(3, clock)
-        reg.add(sit_and_go("sng-r", "SNG 3", seats=3, buy_in=100, schedule=HYPER))
+        reg.add(sit_and_go("sng-r", "SNG 3", seats=3, buy_in=100, schedule=HYPER), recurring=True)
         await reg.register("sng-r", "b0", is_bot=True)
         await reg.register("sng-r", "b1", is_bot=True)
         assert reg.get("sng-r").director is None
@@ -41,7 +41,11 @@ def test_sit_and_go_starts_when_its_seats_are_full() -> None:
         await reg.register("sng-r", "b2", is_bot=True)
         director = reg.get("sng-r").director
         assert director is not None and len(director.actors) == 1
-        assert reg.summaries()[0]["status"] == "running"
+        rows = reg.summaries()
+        assert [(r["id"], r["status"]) for r in rows] == [
+            ("sng-r", "running"),
+            ("sng-r.2", "registering"),
+        ]
         await clock.run_until(lambda: director.finished, limit=20_000)
         await clock.advance(1)
         row = reg.summaries()[0]

@@ -10,10 +10,11 @@ from collections import Counter
 import pytest
 
 from croupier.table.clock import FakeClock
+from croupier.table.commands import Leave
 from croupier.table.events import PlayerSeated
 from croupier.tournament.director import Director, seeded_shufflers
 from croupier.tournament.money import PlayCashier
-from croupier.tournament.registration import Status
+from croupier.tournament.registration import Registration, Status
 from croupier.tournament.sitngo import sit_and_go
 from croupier.tournament.structures import BlindSchedule, Level
 from tests.tournament.kit import register_bots, run
@@ -113,3 +114,44 @@ def test_seats_are_drawn_with_the_injected_rng() -> None:
     assert asyncio.run(seating(1)) == first
     others = {asyncio.run(seating(seed)) for seed in range(2, 6)}
     assert len(others | {first}) > 1
+
+
+def test_an_absent_player_cannot_take_chips_away_and_is_blinded_off() -> None:
+    """R-TOUR-1, R-TOUR-4, R-TIME-1: a human who stands up with tournament chips is seated
+    again with them (they cannot leave with chips); never acting, their clock runs out at
+    each turn and the blinds take their chips; the tournament still ends."""
+    spec = sit_and_go("sng-h", "SNG 3", seats=3, buy_in=10, schedule=FAST, between_hands=1.0)
+    cashier = PlayCashier({"hal": 10, "b0": 10, "b1": 10})
+    reg = Registration(spec, cashier)
+    reg.register("hal", "Hal")
+    reg.register("b0", is_bot=True)
+    reg.register("b1", is_bot=True)
+
+    async def go() -> Director:
+        clock = FakeClock()
+        rng = random.Random(9)
+        d = Director(
+            spec,
+            reg.start(rng),
+            clock=clock,
+            cashier=cashier,
+            rng=rng,
+            shuffler=seeded_shufflers(9),
+            testing=True,
+        )
+        await d.start()
+        table = d.actors[0]
+        left = await table.submit(Leave("hal-1", "hal"))
+        assert left.accepted and left.data == "now"
+        await clock.advance(0)
+        assert [p for p, _ in d.rejoined] == ["hal"]
+        seat = next(s for s in table.table.seats.values() if s.player_id == "hal")
+        assert seat.stack == spec.starting_stack and not seat.is_bot
+        assert d.chips_in_play() == 3 * spec.starting_stack
+        await clock.run_until(lambda: d.finished, limit=200_000)
+        await clock.advance(1)
+        return d
+
+    d = asyncio.run(go())
+    assert d.finished and {p.player_id for p in d.placings} == {"hal", "b0", "b1"}
+    assert sum(cashier.balances.values()) == 30

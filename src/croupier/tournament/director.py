@@ -127,6 +127,8 @@ class Director:
         """(level index, clock time) of each level change."""
         self.reorganized: list[tuple[frozenset[int], dict[int, int]]] = []
         """After each balancing: the tables that were at a boundary and the counts."""
+        self.rejoined: list[tuple[str, float]] = []
+        """Players who stood up with chips and were seated again (time)."""
         self.checks = 0
         """How many times chip conservation was checked (every hand end)."""
         self._opened: list[TableActor] = []
@@ -244,6 +246,12 @@ class Director:
             move = self.moving[data.player_id]
             if move.source == table:
                 self.clock.call_at(self.clock.now(), lambda: self._arrive(data.player_id))
+        elif isinstance(data, PlayerLeft) and data.player_id in self.where and data.cashed_out:
+            # left on their own (or their reconnection window ran out) with chips: a
+            # tournament player cannot take chips away; they sit back at their seat and
+            # are dealt in (their clock runs out at each turn: they are blinded off)
+            self.rejoined.append((data.player_id, self.clock.now()))
+            self.clock.call_at(self.clock.now(), lambda: self._reseat(data.player_id))
 
     def counts(self) -> dict[int, int]:
         """Players still in, per open table (moving players count at their destination)."""
@@ -409,6 +417,12 @@ class Director:
             del self._closing[move.source]
             await source.stop()
         self._reorganize(set())
+
+    async def _reseat(self, player: str) -> None:
+        spot = self.where.get(player)
+        if spot is None or player in self.moving or self.finished:
+            return
+        await self._sit(player, spot[0], spot[1], post_bb=False)
 
     # -- running --------------------------------------------------------------------------
 

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from croupier.bots.strategies import Strategy
@@ -46,6 +46,9 @@ class Event:
 
     registration: Registration
     director: Director | None = None
+    recurring: bool = False
+    """A Sit & Go or Spin published again (``<id>.<n>``) as soon as it starts."""
+    root: str = ""
 
     @property
     def spec(self) -> TournamentSpec:
@@ -79,13 +82,19 @@ class TournamentRegistry:
         self.strategy = strategy
         self.journal = journal
         self.events: dict[str, Event] = {}
+        self._next: dict[str, int] = {}
+        self.keep_finished = 10
 
-    def add(self, spec: TournamentSpec) -> Event:
+    def add(self, spec: TournamentSpec, *, recurring: bool = False) -> Event:
         """Publish ``spec`` (``tournament_exists`` if the id is taken). A scheduled event's
-        start is armed on the clock."""
+        start is armed on the clock; a ``recurring`` Sit & Go or Spin is published again
+        under a new id when it starts."""
         if spec.tournament_id in self.events:
             raise TournamentError("tournament_exists", f"{spec.tournament_id} exists")
-        event = Event(Registration(spec, self.cashier))
+        if recurring and spec.kind == "scheduled":
+            raise TournamentError("bad_spec", "only a Sit & Go or a Spin recurs")
+        root = spec.tournament_id.split(".")[0]
+        event = Event(Registration(spec, self.cashier), recurring=recurring, root=root)
         self.events[spec.tournament_id] = event
         if spec.kind == "scheduled":
             assert spec.starts_at is not None
@@ -114,6 +123,10 @@ class TournamentRegistry:
 
     async def _start(self, event: Event) -> None:
         launch = event.registration.start(self.rng)
+        if event.recurring:
+            self._next[event.root] = n = self._next.get(event.root, 1) + 1
+            spec = replace(event.spec, tournament_id=f"{event.root}.{n}")
+            self.add(spec, recurring=True)
         shuffler: Callable[[int], Shuffler] | None = None
         if self.testing:
             shuffler = seeded_shufflers(self.rng.getrandbits(32))
@@ -141,9 +154,15 @@ class TournamentRegistry:
 
     def summaries(self) -> list[dict[str, Any]]:
         """What the lobby lists: the published terms, status, entrants, pool and prizes,
-        and the standings once started."""
+        and the standings once started (finished events: the last ``keep_finished``)."""
         rows = []
+        done = [
+            t for t, e in self.events.items() if e.status in (Status.FINISHED, Status.CANCELLED)
+        ]
+        hidden = set(done[: max(0, len(done) - self.keep_finished)])
         for tid, event in self.events.items():
+            if tid in hidden:
+                continue
             reg = event.registration
             row = event.spec.summary()
             row["status"] = event.status.value
