@@ -110,8 +110,9 @@ async def _start(app: Starlette, settings: Settings) -> Services:
         LedgerCashier(store.ledger), clock=AsyncioClock(), testing=settings.testing
     )
     if settings.default_tables:
-        services.tournaments.add(sit_and_go("sng-6", "Sit & Go 6-max 100", seats=6, buy_in=100))
-        services.tournaments.add(spin("spin-10", "Spin 10", buy_in=10))
+        sng = sit_and_go("sng-6", "Sit & Go 6-max 100", seats=6, buy_in=100)
+        services.tournaments.add(sng, recurring=True)
+        services.tournaments.add(spin("spin-10", "Spin 10", buy_in=10), recurring=True)
     known = _known_tables(store)
     specs = {s.table_id: s for s in DEFAULT_TABLES} if settings.default_tables else {}
     for i in range(1, settings.bot_tables + 1):
