@@ -155,3 +155,19 @@ def test_an_absent_player_cannot_take_chips_away_and_is_blinded_off() -> None:
     d = asyncio.run(go())
     assert d.finished and {p.player_id for p in d.placings} == {"hal", "b0", "b1"}
     assert sum(cashier.balances.values()) == 30
+
+
+def test_players_out_in_the_same_hand_are_ranked_by_their_starting_stacks() -> None:
+    """R-TOUR-1: several players out in one hand: more chips when it began, better place;
+    equal stacks share the prizes of the places they cover."""
+    from croupier.tournament.director import rank_out
+
+    start = {"a": 300, "b": 100, "c": 300, "d": 50}
+    out = rank_out(["d", "c", "b", "a"], start, 2, (500, 300, 200), 7.0)
+    assert [(p.player_id, p.place, p.prize) for p in out] == [
+        ("a", 2, 250),
+        ("c", 2, 250),
+        ("b", 4, 0),
+        ("d", 5, 0),
+    ]
+    assert all(p.at == 7.0 for p in out)

@@ -53,7 +53,7 @@ from croupier.tournament.scheduled import (
     table_to_break,
 )
 
-__all__ = ["DIRECTOR", "Director", "Move", "Placing"]
+__all__ = ["DIRECTOR", "Director", "Move", "Placing", "rank_out", "seeded_shufflers"]
 
 DIRECTOR = "director"
 """The ``player_id`` of the director's own table commands."""
@@ -290,19 +290,8 @@ class Director:
         self._reorganize({table})
 
     def _eliminate(self, table: int, players: list[str], start: dict[str, int]) -> None:
-        now = self.clock.now()
         first = len(self.where) - len(players) + 1  # the best place among them
-        # more chips at the start of the hand: better place; equal stacks tie
-        ranked = sorted(players, key=lambda p: (-start[p], p))
-        place = first
-        for _, group_iter in itertools.groupby(ranked, key=lambda p: start[p]):
-            group = list(group_iter)
-            places = range(place, place + len(group))
-            pot = sum(self._prize(k) for k in places)
-            share, odd = divmod(pot, len(group))
-            for i, p in enumerate(group):
-                self.placings.append(Placing(p, place, share + (1 if i < odd else 0), now))
-            place += len(group)
+        self.placings.extend(rank_out(players, start, first, self.launch.prizes, self.clock.now()))
         actor = self.actors[table]
         for p in players:
             del self.where[p]
@@ -436,6 +425,30 @@ class Director:
         if spot is None or player_id in self.moving:
             return None
         return self.actors.get(spot[0])
+
+
+def rank_out(
+    players: list[str], start: dict[str, int], first: int, prizes: tuple[int, ...], at: float
+) -> list[Placing]:
+    """Places of ``players`` out in the same hand, the best being ``first``: more chips at
+    the start of the hand, better place; equal stacks tie and share the prizes of the
+    places they cover (odd chips to the first in id order).
+
+    >>> [(p.player_id, p.place, p.prize) for p in
+    ...  rank_out(["a", "b", "c"], {"a": 50, "b": 90, "c": 50}, 2, (60, 30, 7, 4), 0.0)]
+    [('b', 2, 30), ('a', 3, 6), ('c', 3, 5)]
+    """
+    out: list[Placing] = []
+    place = first
+    ranked = sorted(players, key=lambda p: (-start[p], p))
+    for _, group_iter in itertools.groupby(ranked, key=lambda p: start[p]):
+        group = list(group_iter)
+        pot = sum(prizes[k - 1] for k in range(place, place + len(group)) if k <= len(prizes))
+        share, odd = divmod(pot, len(group))
+        for i, p in enumerate(group):
+            out.append(Placing(p, place, share + (1 if i < odd else 0), at))
+        place += len(group)
+    return out
 
 
 def seeded_shufflers(seed: int) -> Callable[[int], Shuffler]:
