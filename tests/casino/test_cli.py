@@ -67,6 +67,7 @@ def test_edge_command_prints_exact_figures() -> None:
     assert result.exit_code == 0, result.output
     assert "-8.5406 %" in result.output
     assert "-6.9773 %" in result.output and "-39.2268 %" in result.output
+    assert "-2.0369 %" in result.output  # the optimal strategy
     assert "Monte Carlo" in result.output
 
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import itertools
 import math
+import os
+from fractions import Fraction
 
 import numpy as np
 import pytest
@@ -43,3 +45,20 @@ def test_differences_read_through_suit_classes_match_direct_counts() -> None:
     hole = int(R._PAIR_INDEX[a, b])
     assert d[where].tolist() == (direct_w[:, hole] - direct_l[:, hole]).tolist()
     assert d[where].sum() != 0
+
+
+@pytest.mark.slow
+@pytest.mark.soak
+@pytest.mark.skipif(os.environ.get("CROUPIER_SOAK") != "1", reason="set CROUPIER_SOAK=1")
+def test_optimal_strategy_reproduces_the_constants() -> None:
+    """R-BONUS-2, R-BONUS-3: the full optimal-strategy enumeration (a few minutes) gives
+    the documented figures; it is at least as good as every simpler strategy."""
+    r = O.optimal_returns()
+    assert (r.ev, r.played, r.staked) == (
+        O.EXACT_OPTIMAL_EV,
+        O.EXACT_OPTIMAL_PLAYED,
+        O.EXACT_OPTIMAL_STAKED,
+    )
+    assert r.folds == ("32o", "42o", "62o", "72o", "52o")
+    assert all(r.ev >= f.ev for f in R.EXACT_FIGURES)
+    assert r.play_ev["AA"] > Fraction(2)

@@ -41,6 +41,9 @@ from croupier.casino.returns import (
 )
 
 __all__ = [
+    "EXACT_OPTIMAL_EV",
+    "EXACT_OPTIMAL_PLAYED",
+    "EXACT_OPTIMAL_STAKED",
     "ORDERED_DEALS",
     "BoardClasses",
     "OptimalReturns",
@@ -54,6 +57,15 @@ I64 = npt.NDArray[np.int64]
 
 ORDERED_DEALS: Final = math.comb(50, 3) * 47 * 46 * DEALER_PAIRS
 """Deals a hole pair meets with the flop, turn and river in order: 19600 x 47 x 46 x 990."""
+
+
+EXACT_OPTIMAL_EV: Final = Fraction(-578107733, 28381438800)
+"""The optimal strategy's expected profit per ante: -2.0369 % (computed once by
+:func:`optimal_returns`; the soak test recomputes it)."""
+EXACT_OPTIMAL_STAKED: Final = Fraction(582981977, 152688900)
+"""Mean antes staked per round under the optimal strategy (3.8181)."""
+EXACT_OPTIMAL_PLAYED: Final = Fraction(211, 221)
+"""Hands played by the optimal strategy: all but 32o 42o 52o 62o 72o (95.48 %)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -24,6 +24,7 @@ from rich.console import Console
 from rich.progress import BarColumn, Progress, TaskProgressColumn, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
+from croupier.casino import optimal as O
 from croupier.casino import returns as R
 from croupier.casino.bonus import (
     BonusAction,
@@ -164,16 +165,28 @@ def _pct(x: Fraction | float) -> str:
 def edge_table(
     recompute: bool = False, progress: Callable[[int, int], None] | None = None
 ) -> Table:
-    """The exact figures as a rich table (``recompute``: enumerate again, about a minute)."""
+    """The exact figures as a rich table (``recompute``: enumerate again, a few minutes)."""
     table = Table(title="Texas Hold'em Bonus: expected return")
     for col in ("bet / strategy", "method", "return", "played", "staked / round", "per staked"):
         table.add_column(col, justify="left" if col in ("bet / strategy", "method") else "right")
     bonus = R.bonus_return(BONUS_LINES)
     table.add_row("bonus bet", "exact", _pct(bonus), "", "1", _pct(bonus))
     if recompute:
-        rows, method = R.figures(R.exact_counts(progress)), "exact (enumerated now)"
+        tick = None if progress is None else (lambda d, t: progress(d, 2 * t))
+        rows, method = R.figures(R.exact_counts(tick)), "exact (enumerated now)"
+        tick2 = (
+            None
+            if progress is None
+            else (lambda st, d, t: progress(t + d if st == "boards" else 2 * t, 2 * t))
+        )
+        opt = O.optimal_returns(tick2)
+        best = R.Figure("optimal", opt.ev, opt.played, opt.staked)
     else:
         rows, method = R.EXACT_FIGURES, "exact"
+        best = R.Figure(
+            "optimal", O.EXACT_OPTIMAL_EV, O.EXACT_OPTIMAL_PLAYED, O.EXACT_OPTIMAL_STAKED
+        )
+    rows = (*rows, best)
     for f in rows:
         table.add_row(
             f"main game: {f.strategy}",
@@ -224,7 +237,7 @@ def register(app: typer.Typer) -> None:
     @bonus_app.command("edge")
     def edge_command(
         recompute: Annotated[
-            bool, typer.Option("--recompute", help="Enumerate every deal again (about a minute)")
+            bool, typer.Option("--recompute", help="Enumerate every deal again (a few minutes)")
         ] = False,
         trials: Annotated[
             int, typer.Option("--trials", "-n", help="Also deal N seeded rounds per strategy")
@@ -257,7 +270,8 @@ def register(app: typer.Typer) -> None:
         console.print(
             "Returns per unit of ante (bonus: per unit of bonus bet); 'pair rule' bets the "
             "turn and river when a hole card makes a pair or better; 'best folds' plays a "
-            "hand class only when playing it beats folding. See docs/bonus.md."
+            "hand class only when playing it beats folding; 'optimal' bets the turn and river "
+            "whenever the hand wins more remaining deals than it loses. See docs/bonus.md."
         )
         if trials > 0:
             if trials > 50_000_000:
