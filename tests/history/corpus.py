@@ -24,9 +24,3 @@ def manifest() -> list[dict[str, str]]:
         return list(csv.DictReader(fh, delimiter="\t"))
 
 
-# Known engine bugs, named so the tests flip (strict xfail) once the lead fixes them.
-BIG_BLIND_ANTE = (
-    "engine bug: settle.build_pots counts antes in the side-pot levels, so a big-blind"
-    " ante is returned to the big blind instead of going to the winner who covered every"
-    " live bet (repro in docs/phh.md)"
-)

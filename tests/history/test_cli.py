@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 from croupier.cli import app
 from croupier.cli.phh import summary_line
 from croupier.history.replay import PHH_GAMES, Status
-from tests.history.corpus import BIG_BLIND_ANTE, CORPUS, MISSING, manifest
+from tests.history.corpus import CORPUS, MISSING, manifest
 
 runner = CliRunner()
 
@@ -80,11 +80,9 @@ def test_show_prints_canonical_hand(tmp_path: Path) -> None:
     assert "# engine stacks = [98, 102]" in result.stdout
 
 
-@pytest.mark.xfail(strict=True, reason=BIG_BLIND_ANTE)
 def test_verify_corpus() -> None:
     """R-POT-1: the shared corpus: every hand of a supported code exact, the others
-    unsupported by name (counts from MANIFEST.tsv), exit status 0. Fails today on the
-    big-blind ante hand (an engine bug)."""
+    unsupported by name (counts from MANIFEST.tsv), exit status 0."""
     rows = manifest()
     if not rows:
         pytest.skip(MISSING)

@@ -364,7 +364,7 @@ def replay(hh: HandHistory) -> Replay:
                     amount = a.amount or 0
                     if amount % f:
                         raise _Mismatch(f"action {i + 1} {text!r}: amount finer than the chip")
-                    action = raise_to(p, amount // f)
+                    action = raise_to(p, _covering_raise(state, p, amount // f))
                 state = step(state, action, f"action {i + 1} {text}")
             applied = i + 1
         while state.phase is Phase.SHOWDOWN:
@@ -372,6 +372,25 @@ def replay(hh: HandHistory) -> Replay:
     except _Mismatch as exc:
         return Replay(game, state, tuple(events), f, str(exc), applied, state.is_over)
     return Replay(game, state, tuple(events), f, None, applied, state.is_over)
+
+
+def _covering_raise(state: HandState, p: int, amount: int) -> int:
+    """A recorded raise below the legal minimum that already covers every opponent (it
+    puts each of them all-in) is replayed as the minimum raise: the chips above what the
+    opponents can match come back uncalled, so every stack ends the same. Transcribers
+    write such raises (WSOP 03-50-24: "raise to 750k" putting a 750k stack all-in in
+    fixed limit, where the raise is to 1.2M)."""
+    legal = legal_actions(state)
+    if legal is None or not legal.can_raise or amount >= legal.min_raise:
+        return amount
+    bets, stacks = state.bets, state.stacks
+    cover = max(
+        (bets[q] + stacks[q] for q in range(state.n) if q != p and not state.folded[q]),
+        default=0,
+    )
+    if state.current_bet < cover <= amount:
+        return legal.min_raise
+    return amount
 
 
 @dataclass(frozen=True, slots=True)
