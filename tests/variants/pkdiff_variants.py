@@ -43,9 +43,10 @@ from pokerkit import (
 from croupier.engine.actions import Action, ActionKind, bring_in, call, check, draw, fold, raise_to
 from croupier.engine.cards import Card
 from croupier.engine.events import BoardDealt, CardBurnt, Drew, Event, HoleDealt
-from croupier.engine.game import Game
+from croupier.engine.game import Game, Structure
 from croupier.engine.rng import SeededShuffler
 from croupier.engine.state import (
+    FL_BET_CAP,
     HandState,
     Phase,
     apply,
@@ -58,13 +59,31 @@ from tests.differential.pkdiff import (
     PK_AUTOMATIONS,
     Mismatch,
     Tally,
-    _fl_preflop_cap,
     _lone_check,
-    _no_callers,
     _pokerkit_split,
-    _short_all_in_did_not_reopen,
     random_stack,
 )
+
+
+def _short_all_in_did_not_reopen(s: HandState, p: int) -> bool:
+    """R-BET-6: ``p`` acted, and what was added since is less than a full raise."""
+    acted = s._acted[p]
+    return acted >= 0 and s.current_bet - acted < s.raise_inc
+
+
+def _fl_preflop_cap(s: HandState) -> bool:
+    """R-BET-4: fixed limit, one bet and three raises already made."""
+    return s.game.structure is Structure.FIXED_LIMIT and s.bet_count >= FL_BET_CAP
+
+
+def _no_callers(s: HandState, p: int) -> bool:
+    """Every other player still in either cannot act or cannot put in more than the bet."""
+    stacks, bets = s._stacks, s._bets
+    return all(
+        s._folded[q] or stacks[q] == 0 or stacks[q] + bets[q] <= s.current_bet
+        for q in range(s.n)
+        if q != p
+    )
 
 STUD_GAMES = ("7stud", "stud8", "razz")
 DRAW_GAMES = ("27td", "27sd", "badugi")
