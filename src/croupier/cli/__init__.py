@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import typer
 
-from croupier.cli import admin, equity, phh, play, serve, simulate
+from croupier.cli import admin, bonus, equity, phh, play, serve, simulate
 
 app = typer.Typer(
     name="croupier",
@@ -16,7 +16,7 @@ app = typer.Typer(
     add_completion=False,
 )
 
-for _module in (serve, play, simulate, equity, phh, admin):
+for _module in (serve, play, simulate, equity, phh, bonus, admin):
     _module.register(app)
 
 
