@@ -88,7 +88,8 @@ class Director:
 
     ``rng`` draws seats, table buttons and destination seats (inject a seeded one in
     tests); ``shuffler`` gives each table its shuffler (default: the OS CSPRNG, R-CARD-3;
-    a seeded one needs ``testing=True``); ``strategy`` makes each bot's strategy."""
+    a seeded one needs ``testing=True``); ``strategy`` makes each bot's strategy;
+    ``on_table(table_id, actor or None)`` is told when each table opens and closes."""
 
     def __init__(
         self,
@@ -102,8 +103,12 @@ class Director:
         strategy: Callable[[Entrant], Strategy] | None = None,
         journal: Journal | None = None,
         testing: bool = False,
+        on_table: Callable[[str, TableActor | None], None] | None = None,
     ) -> None:
         self.spec = spec
+        self.on_table = on_table
+        """Told when a table opens (its actor) and closes (``None``): the server routes
+        players' commands to it."""
         self.launch = launch
         self.clock = clock
         self.cashier = cashier
@@ -188,6 +193,7 @@ class Director:
             )
             self.actors[t] = actor
             self._opened.append(actor)
+            self._tell(t, actor)
             actor.subscribe(None, partial(self._on_event, t), internal=True)
         self.where = dict(seats)
         for player in sorted(seats, key=lambda p: seats[p]):
@@ -197,6 +203,10 @@ class Director:
                 raise TournamentError("seat_refused", f"{player}: {result.code}")
         for k, when in enumerate(self.spec.schedule.starts[1:], start=1):
             self.clock.call_at(self.started_at + when, partial(self._set_level, k))
+
+    def _tell(self, table: int, actor: TableActor | None) -> None:
+        if self.on_table is not None:
+            self.on_table(self.table_id(table), actor)
 
     async def _sit(self, player: str, table: int, seat: int, *, post_bb: bool) -> CommandResult:
         entrant = self.entrants[player]
@@ -324,8 +334,9 @@ class Director:
         for runner in self.runners.values():
             if runner.stream is not None:
                 runner.stream.close()
-        for actor in self.actors.values():
+        for t, actor in self.actors.items():
             await actor.stop()
+            self._tell(t, None)
 
     # -- balancing and breaking -----------------------------------------------------------
 
@@ -386,6 +397,7 @@ class Director:
         for p in movers:
             self._move(p, dests[p], "break", post_bb=False)
         actor = self.actors.pop(table)
+        self._tell(table, None)
         if not movers:
             self.clock.call_at(self.clock.now(), actor.stop)
         else:
@@ -418,6 +430,10 @@ class Director:
     def standings(self) -> list[Placing]:
         """Places so far, best first."""
         return sorted(self.placings, key=lambda p: (p.place, p.player_id))
+
+    def seating(self) -> dict[str, str]:
+        """Each player still in and the id of their table (the destination while moving)."""
+        return {p: self.table_id(t) for p, (t, _) in sorted(self.where.items())}
 
     def table_of(self, player_id: str) -> TableActor | None:
         """The actor of the table where ``player_id`` plays (a human's commands go there)."""

@@ -30,6 +30,7 @@ from typing import Any
 
 from croupier.bots.strategies import Strategy
 from croupier.engine.rng import Shuffler
+from croupier.table.actor import TableActor
 from croupier.table.clock import Clock
 from croupier.table.journal import Journal
 from croupier.tournament.director import Director, seeded_shufflers
@@ -74,8 +75,10 @@ class TournamentRegistry:
         testing: bool = False,
         strategy: Callable[[Entrant], Strategy] | None = None,
         journal: Journal | None = None,
+        on_table: Callable[[str, TableActor | None], None] | None = None,
     ) -> None:
         self.cashier = cashier
+        self.on_table = on_table
         self.clock = clock
         self.rng: random.Random = rng if rng is not None else random.SystemRandom()
         self.testing = testing
@@ -140,6 +143,7 @@ class TournamentRegistry:
             strategy=self.strategy,
             journal=self.journal,
             testing=self.testing,
+            on_table=self.on_table,
         )
         await event.director.start()
 
@@ -179,6 +183,7 @@ class TournamentRegistry:
                     for p in event.director.standings()
                 ]
                 row["tables"] = sorted(event.director.table_id(t) for t in event.director.actors)
+                row["seating"] = event.director.seating()
             rows.append(row)
         return rows
 
