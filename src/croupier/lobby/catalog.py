@@ -41,7 +41,7 @@ __all__ = [
     "private_spec",
 ]
 
-Kind = Literal["cash", "private", "arcade"]
+Kind = Literal["cash", "private", "arcade", "tournament"]
 #: Invitation codes avoid look-alike characters (0/O, 1/I/L).
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 

@@ -30,6 +30,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket
 
 from croupier.accounts import Accounts, PasswordHashing
+from croupier.engine.game import GAME_PRESETS
 from croupier.lobby import DEFAULT_TABLES, QuickMatch, TableSpec
 from croupier.lobby.catalog import invitation_code
 from croupier.server.http import routes
@@ -41,7 +42,7 @@ from croupier.server.settings import Settings
 from croupier.server.wire import plain
 from croupier.server.ws import WsSession
 from croupier.store import Store, open_store
-from croupier.table import AsyncioClock, SitDown
+from croupier.table import AsyncioClock, SitDown, TableActor
 from croupier.tournament import LedgerCashier, TournamentRegistry, sit_and_go, spin
 
 __all__ = ["Services", "create_app"]
@@ -107,12 +108,19 @@ async def _start(app: Starlette, settings: Settings) -> Services:
     )
     app.state.services = services
     services.tournaments = TournamentRegistry(
-        LedgerCashier(store.ledger), clock=AsyncioClock(), testing=settings.testing
+        LedgerCashier(store.ledger),
+        clock=AsyncioClock(),
+        testing=settings.testing,
+        on_table=lambda table_id, actor: _tournament_table(services, table_id, actor),
     )
     if settings.default_tables:
-        sng = sit_and_go("sng-6", "Sit & Go 6-max 100", seats=6, buy_in=100)
+        pace, delay = settings.between_hands_seconds, settings.bot_delay_seconds
+        sng = sit_and_go(
+            "sng-6", "Sit & Go 6-max 100", seats=6, buy_in=100, between_hands=pace, bot_delay=delay
+        )
         services.tournaments.add(sng, recurring=True)
-        services.tournaments.add(spin("spin-10", "Spin 10", buy_in=10), recurring=True)
+        spin10 = spin("spin-10", "Spin 10", buy_in=10, between_hands=pace, bot_delay=delay)
+        services.tournaments.add(spin10, recurring=True)
     known = _known_tables(store)
     specs = {s.table_id: s for s in DEFAULT_TABLES} if settings.default_tables else {}
     for i in range(1, settings.bot_tables + 1):
@@ -126,6 +134,29 @@ async def _start(app: Starlette, settings: Settings) -> Services:
     services.tasks.append(asyncio.create_task(_lobby_loop(services)))
     services.tasks.append(asyncio.create_task(_match_loop(services)))
     return services
+
+
+def _tournament_table(sv: Services, table_id: str, actor: TableActor | None) -> None:
+    """A tournament table opens (served by id over the WebSocket) or closes."""
+    if actor is None:
+        sv.registry.detach(table_id)
+        return
+    cfg = actor.table.config
+    stakes = cfg.game.stakes
+    variant, structure = cfg.game.variant.key, cfg.game.structure
+    spec = TableSpec(
+        table_id,
+        f"Tournament table {table_id}",
+        next(
+            (k for k, (v, st) in GAME_PRESETS.items() if (v, st) == (variant, structure)),
+            "nlhe",
+        ),
+        cfg.rules.name if cfg.rules.name in ("room", "naiko", "arcade") else "room",  # type: ignore[arg-type]
+        (stakes.small_blind, stakes.big_blind),
+        cfg.seats,
+        kind="tournament",
+    )
+    sv.registry.attach(spec, actor)
 
 
 def _known_tables(store: Store) -> set[str]:

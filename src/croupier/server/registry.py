@@ -158,7 +158,24 @@ class TableRegistry:
         return live
 
     def summaries(self) -> list[TableSummary]:
-        return [t.summary() for t in self.tables.values() if not t.spec.private]
+        return [
+            t.summary()
+            for t in self.tables.values()
+            if not t.spec.private and t.spec.kind != "tournament"
+        ]
+
+    def attach(self, spec: TableSpec, actor: TableActor) -> LiveTable:
+        """Serve a table run elsewhere (a tournament's, run by its director): players and
+        spectators reach it by id, its hands are archived; the lobby's table list leaves
+        it out (the tournament row lists it)."""
+        live = LiveTable(spec, actor)
+        self.tables[spec.table_id] = live
+        actor.subscribe(None, lambda e: self._on_event(live, e), internal=True)
+        return live
+
+    def detach(self, table_id: str) -> None:
+        """Stop serving an attached table (it was broken or the tournament ended)."""
+        self.tables.pop(table_id, None)
 
     async def open(self, spec: TableSpec) -> LiveTable:
         """Open ``spec``'s table, restoring it from its journal if it has one (R-CRASH-1)."""
