@@ -4,6 +4,7 @@ that change nothing, unregisters (refunded), and fills a Sit & Go with BOT seats
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -11,7 +12,14 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.server.live import ORIGIN, LiveServer, fast_settings, register_and_login, running
+from tests.server.live import (
+    ORIGIN,
+    Client,
+    LiveServer,
+    fast_settings,
+    register_and_login,
+    running,
+)
 
 
 @pytest.fixture(scope="module")
@@ -82,3 +90,61 @@ def test_list_register_refusals_unregister_and_fill(server: LiveServer) -> None:
     assert listed["sng-6"] == "running" and listed["sng-6.2"] == "registering"
     doc = httpx.get(server.url + "/openapi.json").json()
     assert "/api/tournaments" in doc["paths"]
+
+
+def test_a_human_plays_a_spin_over_the_websocket(server: LiveServer) -> None:
+    """R-TOUR-2, R-TOUR-4, R-BOT-1: a registered player fills a Spin with two BOT seats,
+    finds their table in the lobby row, plays it over the WebSocket (each turn answered
+    and accepted); tournament tables are not in the lobby's table list; sitting down
+    there with account chips is refused (tournament chips only)."""
+    token = register_and_login(server.url, "spinner")
+    assert _post(server, "/api/exchange", token, {"diamonds": 50, "key": "spinner-01"}).is_success
+    assert _post(server, "/api/tournaments/spin-10/register", token).status_code == 200
+    row = _post(server, "/api/tournaments/spin-10/fill", token).json()
+    assert row["status"] == "running" and row["entrants"] == 3
+    assert row["multiplier"] in (2, 3, 5, 10, 100, 1000)
+    me = str(
+        httpx.get(server.url + "/api/me", headers={"Authorization": f"Bearer {token}"}).json()["id"]
+    )
+    table_id = row["seating"][me]
+    listed = {t["table_id"] for t in httpx.get(server.url + "/api/tables").json()}
+    assert table_id not in listed
+
+    async def go() -> tuple[int, int]:
+        c = await Client.open(server.ws_url, token)
+        # from version 0: the turn already waiting for us is replayed
+        await c.send({"type": "subscribe", "table_id": table_id, "since": 0})
+        await c.send({"type": "sit", "table_id": table_id, "buy_in": 10, "id": "sit-1"})
+        answered = settled = 0
+        refused: list[str] = []
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + 20
+        out = False  # eliminated (the Spin may end fast)
+        while (answered < 2 or settled < 2) and not out and loop.time() < deadline:
+            frame = await c.recv(max(0.1, deadline - loop.time()))
+            if frame["type"] == "ack" and frame["id"] == "sit-1":
+                refused.append(frame["code"])
+            elif frame["type"] == "ack":
+                assert frame["accepted"] or frame["code"] == "not_your_turn", frame
+            elif frame["type"] == "event":
+                ev = frame["event"]
+                if ev["type"] == "turn" and ev.get("view") and ev.get("player_id") == me:
+                    legal = ev["view"]["legal"]
+                    msg: dict[str, Any] = {"table_id": table_id, "id": c.next_id()}
+                    if ev["phase"] == "showdown":
+                        msg |= {"type": "show", "show": True}
+                    else:
+                        action = "check" if legal["can_check"] else "call"
+                        msg |= {"type": "act", "action": action}
+                    await c.send(msg)
+                    answered += 1
+                elif ev["type"] == "hand_settled":
+                    settled += 1
+                elif ev["type"] == "player_left" and ev["player_id"] == me:
+                    out = True
+        await c.close()
+        assert refused == ["already_seated"]
+        return answered, settled
+
+    answered, settled = asyncio.run(go())
+    assert answered >= 1 and settled >= 1
