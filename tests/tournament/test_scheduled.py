@@ -119,3 +119,26 @@ def test_pure_seating_rules() -> None:
     with pytest.raises(TournamentError) as err:
         break_destinations(["a"], {0: 1}, 0)
     assert err.value.code == "no_table"
+
+
+@pytest.mark.parametrize(("entrants", "seats"), [(19, 6), (11, 10), (7, 3)])
+def test_uneven_fields_end_with_every_chip_and_place(entrants: int, seats: int) -> None:
+    """R-TOUR-3, R-TOUR-4: fields that do not fill their tables (short tables, a table of
+    three) still balance, break and end: one winner, every entrant placed, chips constant."""
+    spec = scheduled(
+        "mtt-u",
+        "MTT",
+        opens_at=0.0,
+        starts_at=1.0,
+        seats=seats,
+        starting_stack=800,
+        schedule=HYPER,
+        between_hands=1.0,
+        bot_delay=0.5,
+    )
+    result = asyncio.run(run(register_bots(spec, entrants), entrants))
+    d = result.director
+    assert d.finished and len(d.actors) == 1
+    assert sorted(p.player_id for p in d.placings) == sorted(f"b{i}" for i in range(entrants))
+    assert {chips for _, _, chips in result.settled} == {entrants * 800}
+    assert len(d.broken) == tables_needed(entrants, seats) - 1
