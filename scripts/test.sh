@@ -26,13 +26,28 @@ if [ -f scripts/chromium.sh ]; then
   bash scripts/chromium.sh >/dev/null || { echo "could not install Chromium" >&2; exit 1; }
 fi
 
-echo "== pytest"
-set +e
-python -m pytest -n 2 -q "$@"
-status=$?
-set -e
-if [ "$status" -eq 5 ]; then
-  echo "pytest collected no tests: that is a failure here" >&2
-  exit 1
+run_pytest() {
+  set +e
+  python -m pytest -n 2 -q "$@"
+  local status=$?
+  set -e
+  if [ "$status" -eq 5 ]; then
+    echo "pytest collected no tests: that is a failure here" >&2
+    return 1
+  fi
+  return "$status"
+}
+
+if [ "$#" -gt 0 ]; then
+  echo "== pytest $*"
+  run_pytest "$@"
+  exit $?
 fi
+# The browser tests hold Playwright's event loop for the whole session of a worker, which
+# would break tests that start their own asyncio loop: they run in a pytest of their own.
+status=0
+echo "== pytest (everything but the browser)"
+run_pytest --ignore=tests/web || status=$?
+echo "== pytest (browser, headless Chromium)"
+run_pytest tests/web || status=$?
 exit "$status"
