@@ -34,7 +34,6 @@ small blind and acts first before the flop (R-POS-1).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from enum import StrEnum
 from random import Random
 from typing import Final
 
@@ -53,12 +52,18 @@ from croupier.engine.events import (
     Drew,
     Event,
     ForcedBet,
-    HandEnded,
     HandStarted,
     HoleDealt,
     StreetStarted,
 )
 from croupier.engine.game import Game, Structure
+from croupier.engine.hand import HandState, Phase, take
+from croupier.engine.inputs import (
+    cap_raise_to_pot,
+    exchange_hole_card,
+    forbid_raise,
+    show_uncontested,
+)
 from croupier.engine.variants import BetSize, ForcedBets, Opener
 
 __all__ = [
@@ -84,235 +89,6 @@ FL_BET_CAP: Final = 4
 """Fixed limit: one bet and three raises per round (R-BET-4)."""
 
 
-class Phase(StrEnum):
-    BETTING = "betting"
-    DRAWING = "drawing"
-    SPLIT = "split"
-    """32-Card Draw: a split offer is going round (R-DRAW-5)."""
-    SHOWDOWN = "showdown"
-    COMPLETE = "complete"
-
-
-class HandState:
-    """One hand in progress. Treat it as immutable: only this module's transitions build new
-    ones. Read-only views of the interesting parts are exposed as properties."""
-
-    __slots__ = (
-        "_acted",
-        "_aggressor",
-        "_antes",
-        "_bets",
-        "_board",
-        "_burnt",
-        "_contrib",
-        "_dead",
-        "_dealt_street",
-        "_discards",
-        "_draw_queue",
-        "_folded",
-        "_hole",
-        "_last_aggressor",
-        "_mucked",
-        "_no_raise",
-        "_opener",
-        "_pot_limited",
-        "_reserved",
-        "_show_queue",
-        "_shown",
-        "_stacks",
-        "_stud",
-        "_thrown",
-        "_up",
-        "_values",
-        "actor",
-        "bet_count",
-        "current_bet",
-        "deck",
-        "deck_pos",
-        "entropy",
-        "game",
-        "n",
-        "nominal_blinds",
-        "phase",
-        "raise_inc",
-        "result",
-        "split",
-        "start_stacks",
-        "street",
-    )
-
-    game: Game
-    n: int
-    deck: tuple[Card, ...]
-    deck_pos: int
-    entropy: int
-    street: int
-    phase: Phase
-    actor: int
-    current_bet: int
-    raise_inc: int
-    bet_count: int
-    start_stacks: tuple[int, ...]
-    nominal_blinds: tuple[int, ...]
-    result: HandEnded | None
-    split: _split.SplitOffer | None
-    _stud: int
-    _thrown: list[tuple[Card, ...]]
-    _values: dict[tuple[tuple[Card, ...], tuple[Card, ...]], tuple[int | None, ...]]
-    _acted: list[int]
-    _aggressor: int
-    _antes: list[int]
-    _bets: list[int]
-    _board: list[Card]
-    _burnt: list[Card]
-    _contrib: list[int]
-    _dead: list[int]
-    _dealt_street: int
-    _discards: list[Card]
-    _draw_queue: list[int]
-    _folded: list[bool]
-    _hole: list[tuple[Card, ...]]
-    _last_aggressor: int
-    _mucked: list[bool]
-    _no_raise: list[bool]
-    _opener: int
-    _pot_limited: list[bool]
-    _reserved: list[int]
-    _shown: list[bool]
-    _show_queue: list[int]
-    _stacks: list[int]
-    _up: list[tuple[bool, ...]]
-
-    # -- read-only views -------------------------------------------------------------
-    @property
-    def stacks(self) -> tuple[int, ...]:
-        """Chips behind (not in front of the player, not in the pot), including chips set
-        aside by an all-in protection."""
-        return tuple(a + b for a, b in zip(self._stacks, self._reserved, strict=True))
-
-    @property
-    def protected(self) -> tuple[bool, ...]:
-        """Players treated as all-in by a disconnection protection (R-TIME-2)."""
-        return tuple(r > 0 for r in self._reserved)
-
-    @property
-    def bets(self) -> tuple[int, ...]:
-        """Chips bet in the current round."""
-        return tuple(self._bets)
-
-    @property
-    def contributions(self) -> tuple[int, ...]:
-        """Chips each player has put in during the hand (blinds, antes, dead, bets)."""
-        return tuple(self._contrib)
-
-    @property
-    def pot(self) -> int:
-        """All chips in the middle, including the current round's bets."""
-        return sum(self._contrib)
-
-    @property
-    def folded(self) -> tuple[bool, ...]:
-        return tuple(self._folded)
-
-    @property
-    def hole_cards(self) -> tuple[tuple[Card, ...], ...]:
-        return tuple(self._hole)
-
-    @property
-    def up_flags(self) -> tuple[tuple[bool, ...], ...]:
-        return tuple(self._up)
-
-    @property
-    def board(self) -> tuple[Card, ...]:
-        return tuple(self._board)
-
-    @property
-    def burnt(self) -> tuple[Card, ...]:
-        return tuple(self._burnt)
-
-    @property
-    def shown(self) -> tuple[bool, ...]:
-        return tuple(self._shown)
-
-    @property
-    def mucked(self) -> tuple[bool, ...]:
-        return tuple(self._mucked)
-
-    @property
-    def is_over(self) -> bool:
-        return self.phase is Phase.COMPLETE
-
-    @property
-    def in_hand(self) -> tuple[int, ...]:
-        """Players who have not folded."""
-        return tuple(i for i in range(self.n) if not self._folded[i])
-
-    def next_cards(self, count: int = 1) -> tuple[Card, ...]:
-        """The next ``count`` cards of the stub (for powers that look ahead; never shown
-        to anyone but the power's user)."""
-        return self.deck[self.deck_pos : self.deck_pos + count]
-
-    def __eq__(self, other: object) -> bool:
-        """Value equality over every field (tests use it to check refusals change nothing)."""
-        if not isinstance(other, HandState):
-            return NotImplemented
-        return all(getattr(self, k) == getattr(other, k) for k in HandState.__slots__)
-
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        return (
-            f"<HandState {self.game.variant.key} street={self.street} phase={self.phase.value}"
-            f" actor={self.actor} stacks={self._stacks} bets={self._bets}>"
-        )
-
-    def _clone(self) -> HandState:
-        """A copy whose lists can be changed without touching ``self`` (replaced below by a
-        generated, unrolled version of the same copy, several times faster)."""
-        new = HandState.__new__(HandState)
-        for name in _SCALARS:
-            setattr(new, name, getattr(self, name))
-        for name in _LISTS:
-            setattr(new, name, list(getattr(self, name)))
-        return new
-
-
-_LISTS: Final = (
-    "_acted",
-    "_antes",
-    "_bets",
-    "_board",
-    "_burnt",
-    "_contrib",
-    "_dead",
-    "_discards",
-    "_draw_queue",
-    "_folded",
-    "_hole",
-    "_mucked",
-    "_no_raise",
-    "_pot_limited",
-    "_reserved",
-    "_shown",
-    "_show_queue",
-    "_stacks",
-    "_thrown",
-    "_up",
-)
-_SCALARS: Final = tuple(s for s in HandState.__slots__ if s not in _LISTS)
-
-
-def _unrolled_clone() -> object:
-    body = ["def _clone(self):", "    new = _new(HandState)"]
-    body += [f"    new.{name} = self.{name}" for name in _SCALARS]
-    body += [f"    new.{name} = self.{name}[:]" for name in _LISTS]
-    body.append("    return new")
-    namespace: dict[str, object] = {"_new": HandState.__new__, "HandState": HandState}
-    exec("\n".join(body), namespace)
-    return namespace["_clone"]
-
-
-HandState._clone = _unrolled_clone()  # type: ignore[method-assign,assignment]
 
 
 # -- starting a hand ------------------------------------------------------------------
@@ -462,14 +238,9 @@ def start_hand(
 # -- dealing --------------------------------------------------------------------------
 
 
-def _take(s: HandState, count: int) -> list[Card]:
-    if s.deck_pos + count > len(s.deck):
-        raise InconsistentStateError(
-            f"the deck ran out: {count} card(s) needed, {len(s.deck) - s.deck_pos} left"
-        )
-    out = list(s.deck[s.deck_pos : s.deck_pos + count])
-    s.deck_pos += count
-    return out
+_take = take
+
+
 
 
 def _deal_street(s: HandState, events: list[Event]) -> None:
@@ -636,40 +407,10 @@ def protect(s: HandState, player: int) -> tuple[HandState, list[Event]]:
     return new, events
 
 
-def cap_raise_to_pot(s: HandState, player: int) -> HandState:
-    """Limit ``player``'s largest raise to the pot-limit raise (R-BET-2) until the current
-    betting round ends; a legal minimum raise stays legal (Naiko's Ancre Courte, R-NAIKO-7)."""
-    if s.phase is not Phase.BETTING or not 0 <= player < s.n or s._folded[player]:
-        raise IllegalActionError("not_in_hand", f"player {player + 1} is not betting")
-    new = s._clone()
-    new._pot_limited[player] = True
-    return new
 
 
-def exchange_hole_card(s: HandState, player: int, card: Card) -> tuple[HandState, list[Event]]:
-    """Replace ``player``'s hole ``card`` with the next card of the stub, unseen; the
-    discarded card is out of play (Naiko's Échange de Manche, R-NAIKO-6)."""
-    if s.phase is Phase.COMPLETE or not 0 <= player < s.n or s._folded[player]:
-        raise IllegalActionError("not_in_hand", f"player {player + 1} is not in the hand")
-    hole = s._hole[player]
-    if card not in hole:
-        raise IllegalActionError("not_your_cards", f"{card} is not one of your cards")
-    new = s._clone()
-    (received,) = _take(new, 1)
-    index = hole.index(card)
-    new._hole[player] = (*hole[:index], received, *hole[index + 1 :])
-    new._discards.append(Card(card))
-    return new, [Drew(player, (Card(card),), (received,))]
 
 
-def forbid_raise(s: HandState, player: int) -> HandState:
-    """Forbid ``player`` to bet or raise for the rest of the hand's current or next betting
-    round (R-DRAW-2: a player who missed the draw clock may only check, call or fold)."""
-    if not 0 <= player < s.n:
-        raise IllegalActionError("not_in_hand", f"no player {player + 1}")
-    new = s._clone()
-    new._no_raise[player] = True
-    return new
 
 
 # -- legal actions ----------------------------------------------------------------------
@@ -1028,18 +769,6 @@ def _run_showdown(s: HandState, events: list[Event]) -> None:
     settle(s, events)
 
 
-def show_uncontested(s: HandState, player: int) -> tuple[HandState, list[Event]]:
-    """After a hand won uncontested, the winner may choose to show (R-POT-4)."""
-    if s.phase is not Phase.COMPLETE:
-        raise IllegalActionError("hand_not_over", "cards are shown this way only after the hand")
-    live = [p for p in range(s.n) if not s._folded[p]]
-    if live != [player]:
-        raise IllegalActionError("not_uncontested_winner", "only an uncontested winner may show")
-    if s._shown[player]:
-        raise IllegalActionError("already_shown", "these cards are already shown")
-    new = s._clone()
-    new._shown[player] = True
-    return new, [CardsShown(player, tuple(new._hole[player]), ())]
 
 
 def auto_showdown_action(s: HandState) -> Action:
