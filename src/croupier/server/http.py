@@ -304,6 +304,35 @@ def _events_of(summary: dict[str, Any], viewer: int | None) -> list[Event]:
     return events_from_dicts(summary["events"], viewer)
 
 
+def hand_json(
+    table_id: str, hand_id: str, game: str, summary: dict[str, Any], viewer: int
+) -> dict[str, Any]:
+    """The replayer's record of one archived hand for the player at engine position
+    ``viewer``: the engine events redacted for them (their own cards and the cards shown,
+    nothing else: R-FAIR-1), the display names, seats and button, and each player's net.
+
+    >>> row = {"type": "hole_dealt", "player": 0, "cards": ["As", "Kd"], "up": [False, False]}
+    >>> other = {**row, "player": 1, "cards": ["7c", "2d"]}
+    >>> summary = {"events": [row, other], "names": ["ann", "BOT 1"], "seats": [0, 3],
+    ...            "button": 3, "players": ["15", "4"], "net": [0, 0]}
+    >>> [e["cards"] for e in hand_json("t", "1", "nlhe 1/2 room", summary, 0)["events"]]
+    [['As', 'Kd'], [None, None]]
+    """
+    return {
+        "table_id": table_id,
+        "hand_id": hand_id,
+        "game": game,
+        "table_name": summary.get("table_name", table_id),
+        "max_seats": int(summary.get("max_seats", 9)),
+        "button": summary.get("button"),
+        "seats": list(summary["seats"]),
+        "names": list(summary["names"]),
+        "you": viewer,
+        "net": list(summary.get("net", [])),
+        "events": [e.to_dict() for e in _events_of(summary, viewer)],
+    }
+
+
 async def hand_download(request: Request) -> Response:
     sv = _sv(request)
     account = await _account(request, sv)
@@ -311,8 +340,8 @@ async def hand_download(request: Request) -> Response:
         return account
     table_id = request.path_params["table_id"]
     hand_id, _, fmt = request.path_params["hand"].rpartition(".")
-    if fmt not in ("phh", "txt"):
-        return fail(404, "bad_format", "download .phh or .txt")
+    if fmt not in ("phh", "txt", "json"):
+        return fail(404, "bad_format", "download .phh, .txt or .json")
     try:
         hand = sv.store.archive.get(table_id, hand_id)
     except StoreError:
@@ -324,6 +353,8 @@ async def hand_download(request: Request) -> Response:
     pos = summary["players"].index(str(account.id))
     name = f"{table_id}-{hand_id}.{fmt}"
     headers = {"Content-Disposition": f'attachment; filename="{name}"'}
+    if fmt == "json":
+        return JSONResponse(hand_json(table_id, hand_id, hand.game, summary, pos))
     if fmt == "phh":
         if not hand.phh:
             return fail(404, "unsupported", "no PHH record for this game")

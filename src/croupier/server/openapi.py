@@ -135,8 +135,9 @@ def openapi_document() -> dict[str, Any]:
             },
             "/api/hands/{table_id}/{hand}": {
                 "get": {
-                    "summary": "Download one hand: `<hand>.phh` (PHH) or `<hand>.txt`"
-                    " (PokerStars-style); other players' unshown cards are hidden",
+                    "summary": "Download one hand: `<hand>.phh` (PHH), `<hand>.txt`"
+                    " (PokerStars-style) or `<hand>.json` (the replayer's engine events);"
+                    " other players' unshown cards are hidden",
                     "security": authed,
                     "parameters": [
                         {
@@ -153,7 +154,7 @@ def openapi_document() -> dict[str, Any]:
                         },
                     ],
                     "responses": {
-                        "200": {"description": "text/plain"},
+                        "200": {"description": "text/plain (.phh, .txt) or JSON (.json)"},
                         "401": _ERROR,
                         "404": _ERROR,
                     },

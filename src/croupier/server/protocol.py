@@ -146,10 +146,27 @@ class Sit(_Command):
 
 
 class Act(_Command):
-    """Fold, check, call, or raise to ``amount`` (the total bet of the round)."""
+    """Fold, check, call, or raise to ``amount`` (the total bet of the round); in stud,
+    ``bring_in`` (R-POS-5); in 32-Card Draw, ``offer_split`` after the draw and
+    ``accept_split``/``decline_split`` when a split is offered (R-DRAW-5). The turn's
+    ``view.legal`` says which are allowed (``can_bring_in``/``bring_in``,
+    ``can_offer_split``, ``split_answer``).
+
+    >>> parse_client('{"type": "act", "id": "c9", "table_id": "t1", "action": "offer_split"}').action
+    'offer_split'
+    """
 
     type: Literal["act"]
-    action: Literal["fold", "check", "call", "raise"]
+    action: Literal[
+        "fold",
+        "check",
+        "call",
+        "raise",
+        "bring_in",
+        "offer_split",
+        "accept_split",
+        "decline_split",
+    ]
     amount: Amount = 0
     version: Version | None = None
     """The table version the client acted on; a stale one is refused (``stale_version``)."""

@@ -45,6 +45,9 @@ class LiveTable:
     hands: int = 0
     last_turn_version: int = 0
     listeners: set[Callable[[str, dict[str, Any]], None]] = field(default_factory=set)
+    names: dict[int, tuple[str, ...]] = field(default_factory=dict)
+    """The display names of each unarchived hand's players, by engine position, as the
+    table showed them when the hand began (``BOT 1``, the account name)."""
 
     @property
     def table_id(self) -> str:
@@ -249,6 +252,14 @@ class TableRegistry:
         data = event.data
         if isinstance(data, Turn):
             live.last_turn_version = event.version
+        elif isinstance(data, HandBegan):
+            seats = live.actor.table.seats
+            live.names[data.hand_no] = tuple(
+                seats[s].display_name
+                if s in seats and seats[s].player_id == pid
+                else self._account_name(pid)
+                for s, pid in zip(data.seats, data.players, strict=True)
+            )
         elif isinstance(data, HandSettled):
             live.hands += 1
             self.hands_settled += 1
@@ -270,10 +281,14 @@ class TableRegistry:
             return
         live.pots.append(sum(p.amount for p in ended.pots))
         game = live.actor.table.config.game
-        names = []
-        for pid in began.players:
-            record = self.store.users.user(int(pid))
-            names.append(record.name if record is not None else pid)
+        shown_names = live.names.pop(hand_no, None)
+        for old in [n for n in live.names if n < hand_no]:
+            del live.names[old]
+        names = (
+            list(shown_names)
+            if shown_names is not None and len(shown_names) == len(began.players)
+            else [self._account_name(pid) for pid in began.players]
+        )
         try:
             phh = dump_phh(to_phh(game, events, players=names))
         except PhhError:
@@ -312,6 +327,10 @@ class TableRegistry:
         }
         if humans:
             self.accounts.record_hand(humans)
+
+    def _account_name(self, player_id: str) -> str:
+        record = self.store.users.user(int(player_id)) if player_id.isdigit() else None
+        return record.name if record is not None else player_id
 
     @staticmethod
     def _is_bot(live: LiveTable, player_id: str) -> bool:

@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from croupier.engine import events as E
+from croupier.engine import naiko as N
 from croupier.engine.actions import ActionKind
 from croupier.engine.cards import Card, parse_cards
 from croupier.engine.views import redact
@@ -24,7 +25,8 @@ __all__ = ["events_from_dicts"]
 
 _CLASSES: dict[str, type[Any]] = {
     cls.type: cls
-    for cls in vars(E).values()
+    for module in (E, N)
+    for cls in vars(module).values()
     if isinstance(cls, type) and issubclass(cls, E.Event) and cls is not E.Event
 }
 

@@ -238,7 +238,8 @@ class WsSession:
             if table_id is None:
                 self._ack(msg.id, None, False, "bad_code", "no table has this invitation code")
             else:
-                self._ack(msg.id, table_id, True, data={"table_id": table_id})
+                info = self._table_info(table_id)
+                self._ack(msg.id, table_id, True, data={"table_id": table_id, "table": info})
         else:
             await self._command(msg)
 
@@ -263,6 +264,15 @@ class WsSession:
             data=data,
         )
         self.send(ack.model_dump())
+
+    def _table_info(self, table_id: str) -> dict[str, Any]:
+        """The table's settings as a lobby row (game, stakes, seats, buy-in range, profile,
+        bots), with ``private`` and ``bot_seats`` (seats the table fills with bots): what a
+        player who joins a private table by its code needs (R-LOBBY-2)."""
+        live = self.sv.registry.get(table_id)
+        row: dict[str, Any] = plain(live.summary())
+        row.update(private=live.spec.private, bot_seats=live.spec.bots)
+        return row
 
     def _may_watch(self, table_id: str, code: str | None) -> str | None:
         """Why this connection may not watch ``table_id`` (``None``: it may)."""
@@ -312,6 +322,7 @@ class WsSession:
             return
         self.streams[table_id] = stream
         self.sv.hub.watchers[table_id].add(self)
+        self.send({"type": "table_info", "table_id": table_id, "table": self._table_info(table_id)})
         initial = stream.initial
         if isinstance(initial, list):
             for e in initial:
@@ -399,7 +410,10 @@ class WsSession:
             return
         pid = str(self.account.id)
         if msg.cancel:
-            self._ack(msg.id, None, self.sv.quick.cancel(pid), "ok" if True else "")
+            if self.sv.quick.cancel(pid):
+                self._ack(msg.id, None, True)
+            else:
+                self._ack(msg.id, None, False, "not_queued", "you are not in the quick-match queue")
             return
         account = self.sv.accounts.account(self.account.id) or self.account
         try:
