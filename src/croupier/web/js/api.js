@@ -43,6 +43,9 @@ export const api = {
   exchange: (diamonds, key) => call("POST", "/api/exchange", { diamonds, key }),
   tables: () => call("GET", "/api/tables"),
   hands: (limit = 50) => call("GET", `/api/hands?limit=${limit}`),
+  // The hand's engine events redacted for us (the replayer's source).
+  handRecord: (tableId, handId) =>
+    call("GET", `/api/hands/${encodeURIComponent(tableId)}/${encodeURIComponent(handId)}.json`),
   handText: async (tableId, handId, fmt) => {
     const r = await fetch(`/api/hands/${encodeURIComponent(tableId)}/${encodeURIComponent(handId)}.${fmt}`, {
       credentials: "same-origin",

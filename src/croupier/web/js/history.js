@@ -1,10 +1,13 @@
-// The player's hands: a list, a step-by-step replayer (from the PHH record) and downloads
-// as PHH and PokerStars text.
+// The player's hands: a list, a step-by-step replayer (from the hand's archived events,
+// redacted for us: hand names and side pots as the table showed them; the PHH record if
+// the events cannot be had) and downloads as PHH and PokerStars text.
 import { api } from "./api.js";
 import { cardRow } from "./cards.js";
 import { $, clear, el, fmt, setT } from "./dom.js";
-import { currentLang } from "./i18n.js";
+import { handName } from "./hands.js";
+import { currentLang, t } from "./i18n.js";
 import { parsePhh, replay } from "./phh.js";
+import { replayRecord } from "./replay.js";
 
 export class History {
   constructor(ctx) {
@@ -65,13 +68,16 @@ export class History {
   }
 
   async open(h) {
-    let text;
     try {
-      text = await api.handText(h.table_id, h.hand_id, "phh");
-      this.states = replay(parsePhh(text));
-    } catch (e) {
-      this.ctx.toast(this.ctx.errorText(e.code || "bad_phh"));
-      return;
+      this.states = replayRecord(await api.handRecord(h.table_id, h.hand_id));
+      if (!this.states.length) throw new Error("no steps");
+    } catch {
+      try {
+        this.states = replay(parsePhh(await api.handText(h.table_id, h.hand_id, "phh")));
+      } catch (e) {
+        this.ctx.toast(this.ctx.errorText(e.code || "bad_phh"));
+        return;
+      }
     }
     this.current = h;
     $("#replayer").hidden = false;
@@ -89,8 +95,13 @@ export class History {
   draw() {
     const st = this.states[this.step];
     const box = clear($("#replay-table"));
-    box.append(el("div", { class: "replay-board" }, cardRow(st.board),
-      el("span", {}, el("span", { t: "table.pot" }), " ", el("strong", { raw: fmt(st.pot + st.bets.reduce((a, b) => a + b, 0)) }))));
+    const pots = st.pots
+      ? st.pots.map((amount, i) => el("span", { class: "replay-pot" },
+        el("span", { t: i === 0 ? "table.main_pot" : "table.side_pot", params: { n: i } }), " ",
+        el("strong", { raw: fmt(amount) })))
+      : [el("span", { class: "replay-pot" }, el("span", { t: "table.pot" }), " ",
+        el("strong", { raw: fmt(st.pot + st.bets.reduce((a, b) => a + b, 0)) }))];
+    box.append(el("div", { class: "replay-board" }, cardRow(st.board), ...pots));
     const ul = el("ul", { class: "replay-players" });
     st.names.forEach((name, i) => {
       ul.append(el("li", { class: `${st.folded[i] ? "folded" : ""}${st.actor === i ? " acting" : ""}` },
@@ -98,12 +109,26 @@ export class History {
         el("span", { class: "chips", raw: fmt(st.stacks[i]) }),
         st.bets[i] ? el("span", { class: "bet", raw: fmt(st.bets[i]) }) : null,
         cardRow(st.cards[i], { small: true }),
+        st.hands && st.hands[i] ? el("span", { class: "hand-name", raw: st.hands[i].map((x) => handName(x)).join(" / ") }) : null,
         st.folded[i] ? el("span", { class: "status", t: "table.folded" }) : null));
     });
     box.append(ul);
+    if (st.awards && st.awards.length) {
+      const won = el("ul", { class: "replay-awards" });
+      for (const a of st.awards) {
+        const key = a.hand ? (a.share === "low" ? "results.won_low" : "results.won_hand") : "results.won";
+        won.append(el("li", { class: "award" }, el("strong", { raw: a.name }), " ",
+          el("span", { t: key, params: { amount: fmt(a.amount), pot: a.pot + 1 } }),
+          a.hand ? el("span", { class: "hand-name", raw: ` ${handName(a.hand)}` }) : null));
+      }
+      box.append(won);
+    }
     const stepText = $("#replay-step");
     setT(stepText, "replayer.step", { i: this.step, n: this.states.length - 1 });
-    stepText.append(" ", el("span", { t: st.note.key, params: st.note.params }));
+    const params = { ...st.note.params };
+    if (params.street) params.street = t(`street.${params.street}`);
+    if (params.action) params.action = t(`bar.${params.action}`);
+    stepText.append(" ", el("span", { t: st.note.key, params }));
     $("#r-prev").disabled = this.step === 0;
     $("#r-first").disabled = this.step === 0;
     $("#r-next").disabled = this.step === this.states.length - 1;

@@ -123,6 +123,8 @@ export class Lobby {
     btn.disabled = false;
     if (!ack.accepted) {
       this.ctx.toast(this.ctx.errorText(ack.code));
+      // The server says we are not queued (matched or dropped meanwhile): trust it.
+      if (ack.code === "not_queued") this.queued = false;
     } else {
       this.queued = !this.queued;
     }
@@ -178,6 +180,8 @@ export class Lobby {
       this.ctx.toast(this.ctx.errorText(ack.code));
       return;
     }
+    // The server sends the table's settings (game, stakes, seats, buy-ins, profile, bots).
+    if (ack.data.table) this.ctx.summaries.set(ack.data.table_id, ack.data.table);
     this.openPrivate(ack.data.table_id, code.toUpperCase());
   }
 

@@ -250,6 +250,16 @@ export function applyEvent(prev, msg, me) {
       pushLog(s, "log.drew", { name: posName(s, e.player), n: e.received.length });
       break;
     }
+    // 32-Card Draw split (R-DRAW-5): the offer, each answer, the pots divided by agreement.
+    case "split_offered":
+      pushLog(s, "log.split_offered", { name: posName(s, e.player) });
+      break;
+    case "split_answered":
+      pushLog(s, e.accepted ? "log.split_accepted" : "log.split_declined", { name: posName(s, e.player) });
+      break;
+    case "split_resolved":
+      pushLog(s, e.pots.length ? "log.split_resolved" : "log.split_refused");
+      break;
     case "chips_returned": {
       const p = P(e.player);
       if (p) {

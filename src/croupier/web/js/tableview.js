@@ -7,6 +7,7 @@ import { handName } from "./hands.js";
 import { t } from "./i18n.js";
 import { NaikoPanel } from "./naiko.js";
 import { applyEvent, emptyState, fromSnapshot, mySeat, myPosition, sidePots } from "./tablestate.js";
+import { TableClock } from "./clock.js";
 
 const CLOCK = { room: 30, naiko: 20, arcade: 15 };
 const CANNED = ["gl", "gg", "nh", "ty", "wp", "hurry", "oops"];
@@ -21,12 +22,17 @@ export class TableView {
     this.live = false;
     this.busy = false;
     this.codes = new Map();
-    this.offset = null; // server table clock minus local clock, seconds
+    this.clock = new TableClock(); // the server's table clock, from each frame's `now`
     this.discards = new Set();
     this.wantSit = false;
     this.naiko = new NaikoPanel(this);
     this.bind();
     setInterval(() => this.tick(), 250);
+  }
+
+  /** The server's table clock minus the page's clock, in seconds (null: not known yet). */
+  get offset() {
+    return this.clock.offset;
   }
 
   get me() {
@@ -98,7 +104,12 @@ export class TableView {
 
   onMessage(m) {
     if (m.table_id !== this.tableId) return;
-    if (m.type === "snapshot") {
+    if (m.type === "table_info") {
+      // The table's settings (game, stakes, seats, buy-ins, profile, bots) from the server:
+      // a private table's too, for a player who came with its code.
+      this.ctx.summaries.set(m.table_id, m.table);
+    } else if (m.type === "snapshot") {
+      this.clock.sync(m.now);
       this.state = fromSnapshot(m, this.me);
     } else if (m.type === "subscribed") {
       this.live = true;
@@ -117,13 +128,10 @@ export class TableView {
         this.ctx.net.send({ type: "resync", table_id: this.tableId });
         return;
       }
+      this.clock.sync(m.now);
       this.state = applyEvent(s, m, this.me);
       const e = m.event;
-      if (e.type === "turn" && this.live) {
-        const base = e.phase === "drawing" ? 30 : CLOCK[this.profile] || 30;
-        this.offset = e.deadline - base - performance.now() / 1000;
-        if (this.state.legal) this.ctx.sound.beep();
-      }
+      if (e.type === "turn" && this.live && this.state.legal) this.ctx.sound.beep();
       if (e.type === "turn" || e.type === "hand_began") this.discards.clear();
     } else if (m.type === "chat") {
       this.addChat(m);
@@ -256,6 +264,10 @@ export class TableView {
     $("#a-show").addEventListener("click", () => this.show(true));
     $("#a-muck").addEventListener("click", () => this.show(false));
     $("#a-draw").addEventListener("click", () => this.draw());
+    $("#a-bringin").addEventListener("click", () => this.act("bring_in"));
+    $("#a-split").addEventListener("click", () => this.act("offer_split"));
+    $("#a-accept").addEventListener("click", () => this.act("accept_split"));
+    $("#a-decline").addEventListener("click", () => this.act("decline_split"));
     const range = $("#amount-range");
     const num = $("#amount");
     range.addEventListener("input", () => {
@@ -329,6 +341,10 @@ export class TableView {
     if (k === "f" && lg.can_fold) this.act("fold");
     else if (k === "c" && lg.can_check) this.act("check");
     else if (k === "c" && lg.can_call) this.act("call");
+    else if (k === "i" && lg.can_bring_in) this.act("bring_in");
+    else if (k === "p" && lg.can_offer_split) this.act("offer_split");
+    else if (k === "y" && lg.split_answer) this.act("accept_split");
+    else if (k === "n" && lg.split_answer) this.act("decline_split");
     else if ((k === "b" || k === "r") && lg.can_raise) {
       $("#amount").focus();
       $("#amount").select();
@@ -357,8 +373,7 @@ export class TableView {
 
   remaining() {
     const s = this.state;
-    if (!s || s.deadline == null || this.offset == null) return null;
-    return Math.max(0, s.deadline - (performance.now() / 1000 + this.offset));
+    return s ? this.clock.remaining(s.deadline) : null;
   }
 
   tick() {
@@ -386,7 +401,9 @@ export class TableView {
     setRaw($("#table-title"), sum ? sum.name : this.tableId);
     const info = $("#table-info");
     const priv = this.ctx.privateSpecs.get(this.tableId);
-    if (sum) setT(info, "table.info", { game: t(`game.${sum.game}`), stakes: sum.stakes, n: s.handNo });
+    const code = this.codes.get(this.tableId) || (priv && priv.code);
+    if (sum && sum.private && code) setT(info, "table.info_private", { game: t(`game.${sum.game}`), stakes: sum.stakes, n: s.handNo, code });
+    else if (sum) setT(info, "table.info", { game: t(`game.${sum.game}`), stakes: sum.stakes, n: s.handNo });
     else if (priv) setT(info, "table.info_private", { game: t(`game.${priv.game}`), stakes: `${priv.small_blind}/${priv.big_blind}`, n: s.handNo, code: priv.code });
     else setT(info, "table.info_short", { n: s.handNo });
     this.renderSeats();
@@ -577,8 +594,15 @@ export class TableView {
     vis("#a-show", showdown);
     vis("#a-muck", showdown);
     vis("#a-draw", lg.can_draw);
+    // Stud's bring-in (R-POS-5) and the 32-Card Draw split (R-DRAW-5), when legal.
+    vis("#a-bringin", !!lg.can_bring_in && !showdown);
+    vis("#a-split", !!lg.can_offer_split && !showdown);
+    vis("#a-accept", !!lg.split_answer);
+    vis("#a-decline", !!lg.split_answer);
+    $("#split-help").hidden = !lg.split_answer;
     $("#draw-help").hidden = !lg.can_draw;
     if (lg.can_call) setT($("#a-call-label"), "bar.call_n", { amount: fmt(lg.call) });
+    if (lg.can_bring_in) setT($("#a-bringin-label"), "bar.bring_in_n", { amount: fmt(lg.bring_in) });
     const sizing = $("#sizing");
     sizing.hidden = !lg.can_raise || showdown;
     if (lg.can_draw) setT($("#a-draw-label"), this.discards.size ? "bar.draw_n" : "bar.stand_pat", { n: this.discards.size });
