@@ -47,6 +47,8 @@ def _quiet_private_table(page: Any, base: str, game: str = "nlhe") -> str:
     return str(code)
 
 
+BAR_WIDTH = "parseFloat(document.querySelector('.seat.me .timer .bar').style.width)"
+
 # The test drives the table view with frames of its own (a fake page clock, the server's
 # command answered at once) and records the commands the bar sends.
 INJECT_JS = """
@@ -103,6 +105,7 @@ def test_countdown_on_the_table_clock_and_the_bring_in_and_split_buttons(
     page.evaluate("window.__local += 4; window.__croupier.table.tick()")
     assert page.evaluate("window.__croupier.table.remaining()") == 26
     assert page.inner_text(".seat.me .timer .secs") == "26"
+    assert abs(page.evaluate(BAR_WIDTH) - 26 / 30 * 100) < 0.01  # the bar: 26 of 30 s
     # A time bank: new deadline 157 in a frame sent at table time 127 (page clock +27).
     page.evaluate(
         f"window.__local = 1027; window.__frame({{ type: 'time_bank_used', seat: {seat}, deadline: 157 }}, 127);"
@@ -110,6 +113,7 @@ def test_countdown_on_the_table_clock_and_the_bring_in_and_split_buttons(
     )
     assert page.evaluate("window.__croupier.table.remaining()") == 30
     assert page.inner_text(".seat.me .timer .secs") == "30"
+    assert page.evaluate(BAR_WIDTH) == 100  # a new full bar after the time bank
     page.evaluate("window.__local = 1060; window.__croupier.table.tick()")
     assert page.evaluate("window.__croupier.table.remaining()") == 0
 
@@ -277,13 +281,14 @@ def test_private_settings_by_code_and_a_split_offer_at_32_card_draw(
         page.fill("#sit-amount", "200")
         page.click("#sit-form button[type=submit]")
         page.wait_for_selector(".seat.me")
-        offered = False
+        offered_in: int | None = None
         end = time.monotonic() + 60
-        while time.monotonic() < end and not offered:
+        while time.monotonic() < end:
+            hand = state(page, "s.handNo")
             if page.is_visible("#actionbar") and not page.evaluate("window.__croupier.table.busy"):
-                if page.is_visible("#a-split"):
+                if page.is_visible("#a-split") and offered_in is None:
                     page.click("#a-split")
-                    offered = True
+                    offered_in = hand
                 elif page.is_visible("#a-draw"):
                     page.keyboard.press("d")
                 elif page.is_visible("#a-show"):
@@ -293,12 +298,49 @@ def test_private_settings_by_code_and_a_split_offer_at_32_card_draw(
                 elif page.is_visible("#a-call"):
                     page.click("#a-call")
                 page.wait_for_function("!window.__croupier.table.busy")
+            if offered_in is not None and (
+                hand != offered_in or state(page, "!!(s.hand && s.hand.phase === 'ended')")
+            ):
+                break
             page.wait_for_timeout(100)
-        assert offered, "never first to act after the draw"
+        assert offered_in is not None, "never first to act after the draw"
+        answered = (
+            "s.log.some(e => e.key === 'log.split_accepted' || e.key === 'log.split_declined')"
+        )
         page.wait_for_function(
-            "window.__croupier.table.state.log.some(e => e.key === 'log.split_accepted' || e.key === 'log.split_declined')"
+            f"(() => {{ const s = window.__croupier.table.state; return {answered}; }})()"
         )
         assert state(page, "s.log.some(e => e.key === 'log.split_offered')")
+        # The replayer shows that hand from its events: the split's offer and answer, and
+        # at the end the awards (with the hands' names after a showdown).
+        row = f"#hands tbody tr[data-hand='{state(page, 's.tableId')}/{offered_in}']"
+        for _ in range(20):  # the server archives the hand just after it settles
+            page.click("nav a[data-view=history]")
+            page.wait_for_selector("#hands")
+            if page.locator(row).count():
+                break
+            page.wait_for_timeout(300)
+            page.click("nav a[data-view=lobby]")
+        page.click(f"{row} button.replay")
+        page.wait_for_selector("#replayer:not([hidden])")
+        notes = []
+        while True:
+            notes.append(
+                page.get_attribute(
+                    "#replay-step span[data-i18n^='log.'], #replay-step span[data-i18n^='replay.']",
+                    "data-i18n",
+                )
+            )
+            if page.is_disabled("#r-next"):
+                break
+            page.click("#r-next")
+        assert "log.split_offered" in notes, notes
+        assert "log.split_accepted" in notes or "log.split_declined" in notes, notes
+        assert notes[-1] == "replay.end"
+        if "log.split_declined" in notes:
+            assert page.locator("#replay-table .replay-awards .award").count() >= 1
+        if "log.shown" in notes:
+            assert page.locator("#replay-table .replay-players .hand-name").count() >= 1
         assert untranslated(page) == []
         assert other.unexpected() == []
     finally:

@@ -23,6 +23,7 @@ export class TableView {
     this.busy = false;
     this.codes = new Map();
     this.clock = new TableClock(); // the server's table clock, from each frame's `now`
+    this.span = null; // seconds the current turn had when it began (the timer bar's length)
     this.discards = new Set();
     this.wantSit = false;
     this.naiko = new NaikoPanel(this);
@@ -131,6 +132,10 @@ export class TableView {
       this.clock.sync(m.now);
       this.state = applyEvent(s, m, this.me);
       const e = m.event;
+      // The full length of the timer bar: the seconds left when the turn (or a time bank) began.
+      if ((e.type === "turn" || e.type === "time_bank_used") && typeof m.now === "number") {
+        this.span = Math.max(1, e.deadline - m.now);
+      }
       if (e.type === "turn" && this.live && this.state.legal) this.ctx.sound.beep();
       if (e.type === "turn" || e.type === "hand_began") this.discards.clear();
     } else if (m.type === "chat") {
@@ -384,7 +389,7 @@ export class TableView {
       if (seat === this.state.actorSeat && left !== null) {
         node.hidden = false;
         setRaw(node.querySelector(".secs"), `${Math.ceil(left)}`);
-        node.querySelector(".bar").style.width = `${Math.min(100, (left / (CLOCK[this.profile] || 30)) * 100)}%`;
+        node.querySelector(".bar").style.width = `${Math.min(100, (left / (this.span || CLOCK[this.profile] || 30)) * 100)}%`;
       } else {
         node.hidden = true;
       }
