@@ -140,6 +140,29 @@ class Game:
         return ROOM_FL_LOW_RAKE
 
     @classmethod
+    def of_stakes(
+        cls, name: str, small: int, big: int, *, rules: HouseRules | str = "room"
+    ) -> Game:
+        """A game from a preset and the lobby's ``small/big`` stakes: blind games post
+        them as blinds; ante games (stud, R-POS-5) take ``small`` as the ante and the
+        bring-in and ``big`` as the small bet (twice it as the big bet).
+
+        >>> g = Game.of_stakes("7stud", 1, 2)
+        >>> g.stakes.ante, g.stakes.bring_in, g.small_bet, g.big_bet
+        (1, 1, 2, 4)
+        >>> Game.of_stakes("nlhe", 1, 2).stakes.big_blind
+        2
+        """
+        variant, _ = find_game(name)
+        if variant.forced_bets is ForcedBets.BLINDS:
+            return cls.of(name, blinds=(small, big), rules=rules)
+        if not 0 < small < big:
+            raise ConfigurationError(
+                f"{variant.name}: the bring-in ({small}) must be below the bet ({big})"
+            )
+        return cls.of(name, ante=small, bring_in=small, bets=(big, 2 * big), rules=rules)
+
+    @classmethod
     def of(
         cls,
         name: str,

@@ -81,7 +81,7 @@ class TableSpec:
 
     def game_of(self) -> Game:
         try:
-            return Game.of(self.game, blinds=self.blinds, rules=profile(self.profile))
+            return Game.of_stakes(self.game, *self.blinds, rules=profile(self.profile))
         except EngineError as exc:
             raise LobbyError("bad_game", str(exc)) from None
 
