@@ -175,8 +175,8 @@ def register(app: typer.Typer) -> None:
         console = Console()
         try:
             sb, bb = (int(x) for x in blinds.split("/"))
-            variant, structure = find_game(game)
-            g = Game.of(game, blinds=(sb, bb))
+            variant, _ = find_game(game)
+            g = Game.of_stakes(game, sb, bb)
         except (ValueError, EngineError) as exc:
             console.print(f"[red]error:[/red] {exc}")
             raise typer.Exit(2) from None
