@@ -13,7 +13,17 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from croupier.engine.actions import Action, LegalActions, call, check, draw, fold, raise_to
+from croupier.engine.actions import (
+    Action,
+    LegalActions,
+    bring_in,
+    call,
+    check,
+    decline_split,
+    draw,
+    fold,
+    raise_to,
+)
 from croupier.engine.cards import format_cards, parse_cards
 from croupier.engine.errors import EngineError
 from croupier.engine.evaluate import EVALUATORS, category
@@ -30,6 +40,10 @@ def bot_action(state: HandState, legal: LegalActions, rng: random.Random) -> Act
     p = legal.player
     if legal.show_or_muck:
         return auto_showdown_action(state)
+    if legal.split_answer:
+        return decline_split(p)
+    if legal.can_bring_in:
+        return bring_in(p)
     hole = state.hole_cards[p]
     if legal.can_draw:
         ranks = [c.rank for c in hole]
@@ -43,7 +57,15 @@ def bot_action(state: HandState, legal: LegalActions, rng: random.Random) -> Act
         value = EVALUATORS[kind](hole, board)
         if value is not None:
             cat = category(kind, value)
-            strength = 0.9 if cat in _STRONG else 0.7 if cat == "two_pair" else 0.5 if cat == "one_pair" else 0.2
+            strength = (
+                0.9
+                if cat in _STRONG
+                else 0.7
+                if cat == "two_pair"
+                else 0.5
+                if cat == "one_pair"
+                else 0.2
+            )
     else:
         ranks = sorted((c.rank for c in hole), reverse=True)
         pair = len(set(ranks)) < len(ranks)
@@ -51,7 +73,10 @@ def bot_action(state: HandState, legal: LegalActions, rng: random.Random) -> Act
     strength += rng.uniform(-0.15, 0.15)
     pot = max(state.pot, 1)
     if legal.can_raise and strength > 0.75:
-        target = legal.min_raise + (legal.max_raise - legal.min_raise) * min(1.0, pot / max(legal.max_raise, 1)) // 2
+        target = (
+            legal.min_raise
+            + (legal.max_raise - legal.min_raise) * min(1.0, pot / max(legal.max_raise, 1)) // 2
+        )
         return raise_to(p, max(legal.min_raise, min(legal.max_raise, int(target))))
     if legal.can_check:
         return check(p)
@@ -117,7 +142,9 @@ def play_session(
     human: Callable[[LegalActions], Action] | None,
 ) -> list[int]:
     """Play ``hands`` hands, the button moving each hand; returns the final stacks."""
-    names = ["You" if human else "BOT Ada"] + [f"BOT {n}" for n in ("Bo", "Cy", "Di", "Ed", "Flo", "Gus", "Hal", "Ivy")]
+    names = ["You" if human else "BOT Ada"] + [
+        f"BOT {n}" for n in ("Bo", "Cy", "Di", "Ed", "Flo", "Gus", "Hal", "Ivy")
+    ]
     names = names[:seats]
     stacks = [stack] * seats
     button = seats - 1
@@ -125,7 +152,9 @@ def play_session(
         playing = [s for s in range(seats) if stacks[s] > 0]
         if len(playing) < 2:
             break
-        button = next(s for s in ((button + k) % seats for k in range(1, seats + 1)) if stacks[s] > 0)
+        button = next(
+            s for s in ((button + k) % seats for k in range(1, seats + 1)) if stacks[s] > 0
+        )
         order = [s for s in ((button + k) % seats for k in range(1, seats + 1)) if stacks[s] > 0]
         state, _ = start_hand(game, [stacks[s] for s in order], shuffler.shuffle(game.variant.deck))
         seat_names = [names[s] for s in order]
@@ -144,8 +173,10 @@ def play_session(
             action = bot_action(state, legal, rng)
             state, _ = apply(state, action)
             if action.kind.value not in ("show", "muck"):
-                console.print(f"{seat_names[action.player]}: {action.kind.value}"
-                              + (f" to {action.amount}" if action.kind.value == "raise" else ""))
+                console.print(
+                    f"{seat_names[action.player]}: {action.kind.value}"
+                    + (f" to {action.amount}" if action.kind.value == "raise" else "")
+                )
         result = state.result
         assert result is not None
         for pos, seat in enumerate(order):
@@ -153,7 +184,9 @@ def play_session(
             if state.shown[pos]:
                 console.print(f"{seat_names[pos]} shows {format_cards(state.hole_cards[pos])}")
         winners = [seat_names[p] for p in range(len(order)) if result.net[p] > 0]
-        console.print(f"Board {format_cards(state.board) or '—'}; won by {', '.join(winners) or 'nobody'}")
+        console.print(
+            f"Board {format_cards(state.board) or '—'}; won by {', '.join(winners) or 'nobody'}"
+        )
         console.print("Stacks: " + ", ".join(f"{names[s]} {stacks[s]}" for s in range(seats)))
     return stacks
 
@@ -181,7 +214,9 @@ def register(app: typer.Typer) -> None:
             console.print(f"[red]error:[/red] {exc}")
             raise typer.Exit(2) from None
         if not variant.min_players <= seats <= variant.max_players:
-            console.print(f"[red]error:[/red] {variant.name} seats {variant.min_players}–{variant.max_players}")
+            console.print(
+                f"[red]error:[/red] {variant.name} seats {variant.min_players}–{variant.max_players}"
+            )
             raise typer.Exit(2)
         shuffler: Shuffler = SeededShuffler(seed) if seed is not None else SystemShuffler()
         rng = random.Random(seed)
