@@ -16,6 +16,7 @@ from rich.console import Console
 
 from croupier.analysis.simulate import ENGINES, POLICIES, simulate
 from croupier.engine.errors import EngineError
+from croupier.engine.game import find_game
 
 __all__ = ["parse_blinds", "register"]
 
@@ -40,7 +41,12 @@ def register(app: typer.Typer) -> None:
         game: Annotated[
             str, typer.Option("--game", "-g", help="Game preset: nlhe, plo, flhe, plo8, 7stud, …")
         ] = "nlhe",
-        seats: Annotated[int, typer.Option("--seats", help="Players at the table")] = 6,
+        seats: Annotated[
+            int | None,
+            typer.Option(
+                "--seats", help="Players at the table (default: 6, or the game's maximum)"
+            ),
+        ] = None,
         stack: Annotated[int, typer.Option("--stack", help="Starting stack of every hand")] = 200,
         blinds: Annotated[
             str,
@@ -62,6 +68,8 @@ def register(app: typer.Typer) -> None:
         """Play N complete hands with a self-play policy and report the speed."""
         err = Console(stderr=True, soft_wrap=True)
         try:
+            if seats is None:
+                seats = min(6, find_game(game)[0].max_players)
             result = simulate(
                 game,
                 seats=seats,
