@@ -95,7 +95,7 @@ def test_progress_and_dead_cards():
         (["AsAh", "KsKh"], {"board": "2c3c4c5c6c7c"}, "wrong_card_count"),
         (["AsAh", "KsKh"], {"game": "short_deck", "board": "2c3c4c"}, "invalid_card"),
         (["AsAh", "KsKh"], {"game": "omaha"}, "wrong_card_count"),
-        (["AsAh", "KsKh"], {"game": "stud"}, "unknown_game"),
+        (["AsAh", "KsKh"], {"game": "pineapple"}, "unknown_game"),
     ],
 )
 def test_bad_input(hands, kw, code):

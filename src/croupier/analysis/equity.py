@@ -3,8 +3,10 @@
 The loops run in the C extension (``croupier.engine.evaluate._ceval``) when it is there;
 otherwise a NumPy path built on the batch evaluators gives the same answers, slower.
 
-Board games only for now (Hold'em, Omaha, Omaha hi/lo 8, short deck): stud and draw games
-deal differently and will get their own :class:`GameSpec` entries (see ``GAMES``).
+Board games (Hold'em, Omaha, Omaha hi/lo 8, short deck) run here; stud games (``stud``,
+``stud8``, ``razz``) and draw games (``draw5``, ``td27``, ``badugi``, ``draw32``) deal
+without a board through the same :func:`equity` entry point (see ``GAMES`` and
+:func:`keep_cards` for the drawing rule).
 
 >>> from croupier.engine.cards import parse_cards as p
 >>> r = equity([p("AsAh"), p("KsKh")])
@@ -32,7 +34,7 @@ import numpy as np
 import numpy.typing as npt
 
 from croupier.engine import evaluate as ev
-from croupier.engine.cards import DECK_36, DECK_52, Card
+from croupier.engine.cards import DECK_32, DECK_36, DECK_52, Card
 from croupier.engine.errors import ConfigurationError, InvalidCardError
 
 __all__ = ["EXACT_WORK_LIMIT", "GAMES", "EquityResult", "GameSpec", "equity"]
@@ -55,6 +57,7 @@ class GameSpec:
     deck: tuple[Card, ...]
     evals_per_player: int  # 5-card evaluations per player and board (cost estimate)
     hi_lo: bool = False
+    kind: str = "board"  # "board", "stud" (up to 7 cards each, no board) or "draw"
 
 
 GAMES: Final[dict[str, GameSpec]] = {
@@ -62,6 +65,13 @@ GAMES: Final[dict[str, GameSpec]] = {
     "omaha": GameSpec("omaha", 1, 4, 6, DECK_52, 60),
     "omaha8": GameSpec("omaha8", 2, 4, 6, DECK_52, 90, hi_lo=True),
     "short_deck": GameSpec("short_deck", 3, 2, 2, DECK_36, 1),
+    "stud": GameSpec("stud", -1, 2, 7, DECK_52, 21, kind="stud"),
+    "stud8": GameSpec("stud8", -1, 2, 7, DECK_52, 42, hi_lo=True, kind="stud"),
+    "razz": GameSpec("razz", -1, 2, 7, DECK_52, 21, kind="stud"),
+    "draw5": GameSpec("draw5", -1, 5, 5, DECK_52, 1, kind="draw"),
+    "td27": GameSpec("td27", -1, 5, 5, DECK_52, 1, kind="draw"),
+    "badugi": GameSpec("badugi", -1, 4, 4, DECK_52, 1, kind="draw"),
+    "draw32": GameSpec("draw32", -1, 5, 5, DECK_32, 1, kind="draw"),
 }
 
 
@@ -110,6 +120,7 @@ def equity(
     trials: int | None = None,
     seed: int | None = None,
     progress: Callable[[int, int], None] | None = None,
+    draws: int = 0,
 ) -> EquityResult:
     """Equity of each hand when all are all-in now (the board is dealt to five cards).
 
@@ -117,6 +128,14 @@ def equity(
     ``trials`` is given; Monte Carlo draws ``trials`` boards (default 1,000,000), seeded by
     ``seed`` (reproducible). ``progress(done, total)`` is called between chunks. Hi/lo games
     split each pot in halves (R-POT-5): a scoop counts as a win, any part as a tie share.
+
+    Stud games (``stud``, ``stud8``, ``razz``): each hand is 2 to 7 known cards (up and down
+    alike), each is dealt to seven from the rest of the deck; exact when the deals number at
+    most ``NONBOARD_EXACT_LIMIT`` (e.g. one card to come each), else Monte Carlo (200,000
+    trials by default). Draw games (``draw5``, ``td27``, ``badugi``, ``draw32``): with
+    ``draws=0`` the hands as they stand (one comparison, exact); with ``draws=K`` each player
+    applies :func:`keep_cards` K times, drawing from the rest of the deck (Monte Carlo, 20,000
+    trials by default).
     """
     spec = GAMES.get(game)
     if spec is None:
@@ -126,6 +145,12 @@ def equity(
     dd = _cards(dead, "dead")
     if not hs:
         raise InvalidCardError("wrong_card_count", "give at least one hand")
+    if isinstance(draws, bool) or not isinstance(draws, int) or draws < 0:
+        raise ConfigurationError("bad_draws", f"draws must be a whole number >= 0, not {draws!r}")
+    if spec.kind != "board":
+        return _nonboard_equity(spec, hs, bd, dd, exact, trials, seed, progress, draws)
+    if draws:
+        raise ConfigurationError("bad_draws", f"{game} has no draws; --draws is for draw games")
     for h in hs:
         if not spec.hole_min <= len(h) <= spec.hole_max:
             want = (
@@ -267,9 +292,10 @@ def _mc_c(
 # ----------------------------------------------------------------------------- NumPy path
 
 IntArray = npt.NDArray[np.int32]
+AnyIntArray = npt.NDArray[np.int32] | npt.NDArray[np.int64]
 
 
-def _settle_np(hi: IntArray, lo: IntArray | None, acc: _Counts) -> _Counts:
+def _settle_np(hi: AnyIntArray, lo: AnyIntArray | None, acc: _Counts) -> _Counts:
     """hi, lo: (players, boards) values; lo uses -1 for no low."""
     best = hi.max(axis=0)
     win_h = hi == best
@@ -359,3 +385,327 @@ def _mc_np(
         if progress is not None:
             progress(done, trials)
     return acc
+
+
+# ----------------------------------------------------------------------------- stud and draw
+
+NONBOARD_EXACT_LIMIT: Final = 300_000
+"""Stud: automatic mode enumerates every deal of the missing cards when there are at most
+this many (heads-up with one card to come each: 44 × 43 = 1,892 deals)."""
+STUD_TRIALS: Final = 200_000
+DRAW_TRIALS: Final = 20_000
+_HAND_SIZE: Final = {"draw5": 5, "td27": 5, "badugi": 4, "draw32": 5}
+
+
+def _nonboard_equity(
+    spec: GameSpec,
+    hs: tuple[tuple[int, ...], ...],
+    bd: tuple[int, ...],
+    dd: tuple[int, ...],
+    exact: bool | None,
+    trials: int | None,
+    seed: int | None,
+    progress: Callable[[int, int], None] | None,
+    draws: int,
+) -> EquityResult:
+    game = spec.name
+    if bd:
+        raise InvalidCardError("wrong_card_count", f"{game} has no board; put up cards in hands")
+    for h in hs:
+        if not spec.hole_min <= len(h) <= spec.hole_max:
+            want = (
+                f"exactly {spec.hole_min}"
+                if spec.hole_min == spec.hole_max
+                else f"{spec.hole_min} to {spec.hole_max}"
+            )
+            raise InvalidCardError(
+                "wrong_card_count", f"a {game} hand has {want} cards, not {len(h)}"
+            )
+    seen: set[int] = set()
+    deck_set = {int(c) for c in spec.deck}
+    for c in (*[c for h in hs for c in h], *dd):
+        if c in seen:
+            raise InvalidCardError("duplicate_card", f"card {Card(c)} appears twice")
+        if c not in deck_set:
+            raise InvalidCardError("invalid_card", f"card {Card(c)} is not in the {game} deck")
+        seen.add(c)
+    deck = tuple(c for c in (int(x) for x in spec.deck) if c not in seen)
+    if spec.kind == "draw" and draws and exact:
+        raise ConfigurationError("bad_trials", "draws are sampled: --exact needs --draws 0")
+    if spec.kind == "stud" and draws:
+        raise ConfigurationError("bad_draws", f"{game} has no draws; --draws is for draw games")
+    if trials is not None and int(trials) <= 0:
+        raise ConfigurationError("bad_trials", "trials must be positive")
+    if spec.kind == "stud":
+        needs = tuple(7 - len(h) for h in hs)
+        if sum(needs) > len(deck):
+            raise InvalidCardError(
+                "wrong_card_count", f"{sum(needs)} cards to deal but {len(deck)} left in the deck"
+            )
+        ndeals, left = 1, len(deck)
+        for k in needs:
+            ndeals *= comb(left, k)
+            left -= k
+        if exact is None:
+            exact = trials is None and ndeals <= NONBOARD_EXACT_LIMIT
+        if exact:
+            w, t, s, total = _stud_exact(game, hs, deck, needs, ndeals, progress)
+        else:
+            seed = _seed(seed)
+            n = STUD_TRIALS if trials is None else int(trials)
+            w, t, s, total = _stud_mc(game, hs, deck, needs, n, seed, progress)
+    elif draws == 0:
+        if trials is not None or exact is False:
+            raise ConfigurationError("bad_trials", "no draws left: one exact comparison")
+        exact = True
+        vals = np.array([[_draw_value(game, h)] for h in hs], dtype=np.int64)
+        w, t, s, total = _settle_np(vals, None, _zero(len(hs)))
+    else:
+        exact = False
+        seed = _seed(seed)
+        n = DRAW_TRIALS if trials is None else int(trials)
+        w, t, s, total = _draw_mc(game, hs, deck, draws, n, seed, progress)
+    return EquityResult(
+        game=game,
+        hands=hs,
+        board=(),
+        wins=tuple(w),
+        ties=tuple(t),
+        tie_shares=tuple(s),
+        equity=tuple((w[i] + s[i]) / total for i in range(len(hs))),
+        total=total,
+        exact=bool(exact),
+        seed=None if exact else seed,
+    )
+
+
+def _seed(seed: int | None) -> int:
+    return int.from_bytes(os.urandom(8), "little") if seed is None else int(seed)
+
+
+# --- stud
+
+
+def _ace_five_batch(cards: IntArray) -> npt.NDArray[np.int64]:
+    """Razz values of (N, 7) rows: suits do not matter, so each distinct rank multiset is
+    evaluated once (at most ~50,000 of them)."""
+    ranks = cards >> 2
+    keys = (5 ** ranks.astype(np.int64)).sum(axis=1)
+    uniq, inv = np.unique(keys, return_inverse=True)
+    vals = np.empty(len(uniq), dtype=np.int64)
+    first = np.zeros(len(uniq), dtype=np.int64)
+    first[inv[::-1]] = np.arange(len(keys))[::-1]
+    for i, row in enumerate(first):
+        vals[i] = ev.ace_five(cards[row].tolist(), ())
+    return vals[inv.reshape(-1)]
+
+
+def _stud_settle(game: str, rows: list[IntArray]) -> _Counts:
+    """``rows``: per player an (N, 7) array of the player's seven cards."""
+    if game == "razz":
+        hi: AnyIntArray = np.array([_ace_five_batch(r) for r in rows])
+        return _settle_np(hi, None, _zero(len(rows)))
+    hi = np.array([ev.high_batch(r) for r in rows])
+    lo = np.array([ev.low8_batch(r) for r in rows]) if game == "stud8" else None
+    return _settle_np(hi, lo, _zero(len(rows)))
+
+
+def _stud_rows(
+    hs: tuple[tuple[int, ...], ...], needs: tuple[int, ...], dealt: IntArray
+) -> list[IntArray]:
+    rows, at = [], 0
+    n = dealt.shape[0]
+    for h, k in zip(hs, needs, strict=True):
+        known = np.broadcast_to(np.array(h, dtype=np.int32), (n, len(h)))
+        rows.append(np.ascontiguousarray(np.concatenate([known, dealt[:, at : at + k]], 1)))
+        at += k
+    return rows
+
+
+def _deals(deck: tuple[int, ...], needs: tuple[int, ...]) -> Iterator[tuple[int, ...]]:
+    """Every assignment of ``needs[i]`` cards of ``deck`` to player i, in a fixed order."""
+    if not needs:
+        yield ()
+        return
+    for mine in combinations(deck, needs[0]):
+        rest = tuple(c for c in deck if c not in mine)
+        for tail in _deals(rest, needs[1:]):
+            yield mine + tail
+
+
+def _stud_exact(
+    game: str,
+    hs: tuple[tuple[int, ...], ...],
+    deck: tuple[int, ...],
+    needs: tuple[int, ...],
+    ndeals: int,
+    progress: Callable[[int, int], None] | None,
+) -> _Counts:
+    acc = _zero(len(hs))
+    it = _deals(deck, needs)
+    width = sum(needs)
+    while chunk := list(islice(it, 100_000)):
+        dealt = np.array(chunk, dtype=np.int32).reshape(len(chunk), width)
+        acc = _add(acc, _stud_settle(game, _stud_rows(hs, needs, dealt)))
+        if progress is not None:
+            progress(acc[3], ndeals)
+    return acc
+
+
+def _stud_mc(
+    game: str,
+    hs: tuple[tuple[int, ...], ...],
+    deck: tuple[int, ...],
+    needs: tuple[int, ...],
+    trials: int,
+    seed: int,
+    progress: Callable[[int, int], None] | None,
+) -> _Counts:
+    rng = np.random.default_rng(seed)
+    deck_arr = np.array(deck, dtype=np.int32)
+    acc = _zero(len(hs))
+    done, width = 0, sum(needs)
+    while done < trials:
+        n = min(50_000, trials - done)
+        picks = np.argsort(rng.random((n, len(deck))), axis=1)[:, :width]
+        acc = _add(acc, _stud_settle(game, _stud_rows(hs, needs, deck_arr[picks])))
+        done += n
+        if progress is not None:
+            progress(done, trials)
+    return acc
+
+
+# --- draw
+
+_HIGH_WINDOWS: Final = (
+    *(frozenset(range(r, r + 5)) for r in range(9)),
+    frozenset({12, 0, 1, 2, 3}),
+)
+_WINDOWS_32: Final = (
+    *(frozenset(range(r, r + 5)) for r in range(5, 9)),
+    frozenset({12, 5, 6, 7, 8}),
+)
+
+
+def _draw_value(game: str, hand: Sequence[int]) -> int:
+    if game == "draw5":
+        return ev.high(hand, ())
+    if game == "td27":
+        return ev.deuce_seven(hand, ())
+    if game == "badugi":
+        return ev.badugi(hand, ())
+    return ev.thirty_two(hand, ())
+
+
+def keep_cards(game: str, hand: Sequence[int]) -> tuple[int, ...]:
+    """The cards a player keeps at a draw in the equity simulation (the rest are replaced).
+
+    - ``draw5``, ``draw32`` (high): a straight, flush, full house or better stands pat;
+      otherwise keep every card of a paired rank (pair, two pair, trips, quads); with no
+      pair keep four to a flush, else four to a straight (four distinct ranks inside one
+      straight's five), else only the highest card.
+    - ``td27`` (deuce-to-seven): keep one card of each rank 7 or lower; if that keeps all
+      five and they make a straight or a flush, break it by throwing the highest.
+    - ``badugi``: keep the cards of the hand's best badugi (its value's cards).
+
+    >>> from croupier.engine.cards import format_cards as f, parse_cards as p
+    >>> f(keep_cards("draw5", p("AsAhKd7c2c"))), f(keep_cards("draw5", p("2s5s9sKsQd")))
+    ('AsAh', '2s5s9sKs')
+    >>> f(keep_cards("td27", p("7s7h4d3c9c"))), f(keep_cards("badugi", p("Ac2c5d9h")))
+    ('7s4d3c', 'Ac5d9h')
+    """
+    cards = tuple(int(c) for c in hand)
+    if game == "badugi":
+        return _keep_badugi(cards)
+    if game == "td27":
+        kept: list[int] = []
+        for c in cards:
+            if c >> 2 <= 5 and all(k >> 2 != c >> 2 for k in kept):
+                kept.append(c)
+        if len(kept) == 5:
+            ranks = sorted(c >> 2 for c in kept)
+            if ranks[4] - ranks[0] == 4 or len({c & 3 for c in kept}) == 1:
+                kept.remove(max(kept))
+        return tuple(kept)
+    windows = _WINDOWS_32 if game == "draw32" else _HIGH_WINDOWS
+    counts: dict[int, int] = {}
+    for c in cards:
+        counts[c >> 2] = counts.get(c >> 2, 0) + 1
+    ranks_set = set(counts)
+    flush = len({c & 3 for c in cards}) == 1
+    straight = len(ranks_set) == 5 and any(ranks_set == w for w in windows)
+    if flush or straight or sorted(counts.values()) in ([2, 3], [1, 4]):
+        return (
+            cards
+            if sorted(counts.values()) != [1, 4]
+            else tuple(c for c in cards if counts[c >> 2] == 4)
+        )
+    if len(ranks_set) < 5:
+        return tuple(c for c in cards if counts[c >> 2] >= 2)
+    for s in range(4):
+        suited = tuple(c for c in cards if c & 3 == s)
+        if len(suited) == 4:
+            return suited
+    for w in reversed(windows):
+        inside = tuple(c for c in cards if c >> 2 in w)
+        if len(inside) == 4:
+            return inside
+    return (max(cards),)
+
+
+def _keep_badugi(cards: tuple[int, ...]) -> tuple[int, ...]:
+    best: tuple[int, tuple[int, ...]] = (-1, ())
+    for size in range(len(cards), 0, -1):
+        for sub in combinations(cards, size):
+            m = 0
+            for c in sub:
+                m |= 1 << (((c >> 2) + 1) % 13)
+            if len({c & 3 for c in sub}) == size and m.bit_count() == size:
+                best = max(best, ((size << 13) | (8191 - m), sub))
+        if best[0] >= 0:
+            return best[1]
+    raise AssertionError("unreachable")  # pragma: no cover
+
+
+def _draw_mc(
+    game: str,
+    hs: tuple[tuple[int, ...], ...],
+    deck: tuple[int, ...],
+    draws: int,
+    trials: int,
+    seed: int,
+    progress: Callable[[int, int], None] | None,
+) -> _Counts:
+    """Each trial shuffles the rest of the deck into a stub; at each draw, in seat order,
+    every player keeps :func:`keep_cards` and takes the rest from the stub (when the stub
+    runs short, the discards so far are shuffled under it)."""
+    import random
+
+    rng = random.Random(seed)
+    size = _HAND_SIZE[game]
+    vals = np.empty((len(hs), trials), dtype=np.int64)
+    cache: dict[tuple[int, ...], tuple[int, ...]] = {}
+    for t in range(trials):
+        stub = list(deck)
+        rng.shuffle(stub)
+        muck: list[int] = []
+        cur = [h for h in hs]
+        for _ in range(draws):
+            for i, h in enumerate(cur):
+                kept = cache.get(h)
+                if kept is None:
+                    kept = cache[h] = keep_cards(game, h)
+                need = size - len(kept)
+                if need > len(stub):
+                    rng.shuffle(muck)
+                    stub[:0] = muck
+                    muck = []
+                muck.extend(c for c in h if c not in kept)
+                cur[i] = kept + tuple(stub.pop() for _ in range(min(need, len(stub))))
+        for i, h in enumerate(cur):
+            vals[i, t] = _draw_value(game, h) if len(h) == size else -1
+        if progress is not None and (t + 1) % 5000 == 0:
+            progress(t + 1, trials)
+    if progress is not None:
+        progress(trials, trials)
+    return _settle_np(vals, None, _zero(len(hs)))
