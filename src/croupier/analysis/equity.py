@@ -37,7 +37,15 @@ from croupier.engine import evaluate as ev
 from croupier.engine.cards import DECK_32, DECK_36, DECK_52, Card
 from croupier.engine.errors import ConfigurationError, InvalidCardError
 
-__all__ = ["EXACT_WORK_LIMIT", "GAMES", "EquityResult", "GameSpec", "equity"]
+__all__ = [
+    "EXACT_WORK_LIMIT",
+    "GAMES",
+    "NONBOARD_EXACT_LIMIT",
+    "EquityResult",
+    "GameSpec",
+    "equity",
+    "keep_cards",
+]
 
 EXACT_WORK_LIMIT: Final = 200_000_000
 """Automatic mode enumerates exactly when boards × players × 5-card evaluations per player
@@ -604,8 +612,9 @@ def keep_cards(game: str, hand: Sequence[int]) -> tuple[int, ...]:
       otherwise keep every card of a paired rank (pair, two pair, trips, quads); with no
       pair keep four to a flush, else four to a straight (four distinct ranks inside one
       straight's five), else only the highest card.
-    - ``td27`` (deuce-to-seven): keep one card of each rank 7 or lower; if that keeps all
-      five and they make a straight or a flush, break it by throwing the highest.
+    - ``td27`` (deuce-to-seven): a made 8-low or better (five ranks 8 or lower, no pair,
+      straight or flush) stands pat; otherwise keep one card of each rank 7 or lower, and if
+      that keeps all five and they make a straight or a flush, throw the highest.
     - ``badugi``: keep the cards of the hand's best badugi (its value's cards).
 
     >>> from croupier.engine.cards import format_cards as f, parse_cards as p
@@ -618,6 +627,10 @@ def keep_cards(game: str, hand: Sequence[int]) -> tuple[int, ...]:
     if game == "badugi":
         return _keep_badugi(cards)
     if game == "td27":
+        ranks5 = sorted(c >> 2 for c in cards)
+        made = len(set(ranks5)) == 5 and ranks5[4] <= 6 and ranks5[4] - ranks5[0] != 4
+        if made and len({c & 3 for c in cards}) > 1:
+            return cards
         kept: list[int] = []
         for c in cards:
             if c >> 2 <= 5 and all(k >> 2 != c >> 2 for k in kept):

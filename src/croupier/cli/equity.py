@@ -1,4 +1,9 @@
-"""`croupier equity HAND HAND... [--board CARDS] [--dead CARDS] [--game G] [--exact|--trials N]`.
+"""`croupier equity HAND HAND... [--board CARDS] [--dead CARDS] [--game G] [--draws K] [--exact|--trials N]`.
+
+Board games (holdem, omaha, omaha8, short_deck); stud games (stud, stud8, razz: each hand
+is the player's 2 to 7 known cards, --dead the folded up cards); draw games (draw5, td27,
+badugi, draw32: 5 cards, badugi 4; --draws K simulates K draws with the keep rule of
+``croupier.analysis.equity.keep_cards``).
 
 Prints a rich table of each hand's wins, ties and equity; long runs show a progress bar.
 Bad input (card text, duplicates, hole card counts) prints one error line and exits 2.
@@ -14,7 +19,13 @@ from rich.console import Console
 from rich.progress import BarColumn, Progress, TaskProgressColumn, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
-from croupier.analysis.equity import EXACT_WORK_LIMIT, GAMES, EquityResult, equity
+from croupier.analysis.equity import (
+    EXACT_WORK_LIMIT,
+    GAMES,
+    NONBOARD_EXACT_LIMIT,
+    EquityResult,
+    equity,
+)
 from croupier.engine.cards import format_cards, parse_cards
 from croupier.engine.errors import EngineError
 
@@ -25,15 +36,21 @@ _LONG_WORK = 20_000_000  # board-player evaluations above which a progress bar i
 
 def render(result: EquityResult, seconds: float | None = None) -> Table:
     """The result as a rich table."""
+    unit = "boards" if GAMES[result.game].kind == "board" else "deals"
+    if GAMES[result.game].kind == "draw" and result.exact:
+        unit = "showdown (no draw left)"
     how = (
-        f"exact: {result.total:,} boards"
+        f"exact: {result.total:,} {unit}"
         if result.exact
         else f"Monte Carlo: {result.total:,} trials, seed {result.seed}"
     )
     if seconds is not None:
         how += f", {seconds:.3f} s"
     board = format_cards(result.board) or "-"
-    table = Table(title=f"{result.game} equity, board {board}", caption=how)
+    title = f"{result.game} equity" + (
+        f", board {board}" if GAMES[result.game].kind == "board" else ""
+    )
+    table = Table(title=title, caption=how)
     table.add_column("Hand")
     table.add_column("Equity", justify="right")
     table.add_column("Wins", justify="right")
@@ -61,8 +78,24 @@ def register(app: typer.Typer) -> None:
         board: Annotated[str, typer.Option("--board", "-b", help="Known board cards")] = "",
         dead: Annotated[str, typer.Option("--dead", "-d", help="Dead (folded, burnt) cards")] = "",
         game: Annotated[
-            str, typer.Option("--game", "-g", help="holdem, omaha, omaha8 or short_deck")
+            str,
+            typer.Option(
+                "--game",
+                "-g",
+                help="holdem, omaha, omaha8, short_deck; stud, stud8, razz (2 to 7 known"
+                " cards a hand, dealt to 7); draw5, td27, badugi, draw32 (5 cards, badugi 4)",
+            ),
         ] = "holdem",
+        draws: Annotated[
+            int,
+            typer.Option(
+                "--draws",
+                help="Draw games: draws left (Monte Carlo). Each player keeps: high (draw5,"
+                " draw32) a made straight or better, else paired cards, else four to a flush,"
+                " else four to a straight, else the top card; td27 one card of each rank 7 or"
+                " lower (a straight or flush breaks its top card); badugi its badugi cards",
+            ),
+        ] = 0,
         exact: Annotated[
             bool | None,
             typer.Option("--exact/--monte-carlo", help="Force exact enumeration or sampling"),
@@ -84,11 +117,14 @@ def register(app: typer.Typer) -> None:
             bd = tuple(int(c) for c in parse_cards(board))
             dd = tuple(int(c) for c in parse_cards(dead))
             spec = GAMES[game]
-            long_run = (trials or 0) >= 2_000_000 or (
-                exact is not False
-                and trials is None
-                and len(parsed) * spec.evals_per_player * 1_000_000 >= _LONG_WORK
-                and len(bd) < 3
+            long_run = spec.kind == "board" and (
+                (trials or 0) >= 2_000_000
+                or (
+                    exact is not False
+                    and trials is None
+                    and len(parsed) * spec.evals_per_player * 1_000_000 >= _LONG_WORK
+                    and len(bd) < 3
+                )
             )
             start = time.perf_counter()
             if long_run:
@@ -107,17 +143,21 @@ def register(app: typer.Typer) -> None:
 
                     result = equity(
                         parsed, bd, dd, game=game, exact=exact, trials=trials, seed=seed,
-                        progress=tick,
+                        progress=tick, draws=draws,
                     )  # fmt: skip
             else:
-                result = equity(parsed, bd, dd, game=game, exact=exact, trials=trials, seed=seed)
+                result = equity(
+                    parsed, bd, dd, game=game, exact=exact, trials=trials, seed=seed, draws=draws
+                )
             seconds = time.perf_counter() - start
         except (EngineError, typer.BadParameter) as e:
             err.print(f"[red]error:[/red] {e}")
             raise typer.Exit(2) from None
         console.print(render(result, seconds))
-        if not result.exact and exact is None and trials is None:
-            console.print(
-                f"(more than {EXACT_WORK_LIMIT:,} evaluations to enumerate: sampled; "
-                "--exact forces enumeration)"
+        if not result.exact and exact is None and trials is None and spec.kind != "draw":
+            limit = (
+                f"{EXACT_WORK_LIMIT:,} evaluations"
+                if spec.kind == "board"
+                else f"{NONBOARD_EXACT_LIMIT:,} deals"
             )
+            console.print(f"(more than {limit} to enumerate: sampled; --exact forces enumeration)")
