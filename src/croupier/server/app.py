@@ -105,6 +105,9 @@ async def _start(app: Starlette, settings: Settings) -> Services:
         quick=QuickMatch(
             min_level=settings.arcade_min_level, wait_seconds=settings.quick_match_wait_seconds
         ),
+        ip_buckets=Buckets(
+            rate=settings.registrations_per_second, burst=settings.registration_burst
+        ),
     )
     app.state.services = services
     services.tournaments = TournamentRegistry(

@@ -54,6 +54,9 @@ class Settings:
     max_frame_bytes: int = 64 * 1024
     messages_per_second: float = 10.0
     message_burst: int = 30
+    registrations_per_second: float = 0.2
+    """Sign-ups allowed per address: a token bucket of this rate and ``registration_burst``."""
+    registration_burst: int = 10
     chat_max_length: int = 200
     chat_per_minute: int = 12
     session_ttl_seconds: int = 7 * 24 * 3600
@@ -78,6 +81,8 @@ class Settings:
             raise SettingsError("bad_frame_cap", "CROUPIER_MAX_FRAME_BYTES must be >= 256")
         if self.messages_per_second <= 0 or self.message_burst < 1:
             raise SettingsError("bad_rate", "message rate and burst must be positive")
+        if self.registrations_per_second <= 0 or self.registration_burst < 1:
+            raise SettingsError("bad_rate", "registration rate and burst must be positive")
         if self.chat_max_length < 1 or self.chat_per_minute < 1:
             raise SettingsError("bad_chat", "chat limits must be positive")
         if self.bot_delay_seconds < 0 or self.between_hands_seconds < 0:
