@@ -11,11 +11,12 @@ until :class:`DealerShown` and the burnt cards always (see ``docs/bonus.md``).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from croupier.engine.cards import Card
+from croupier.engine.events import Event
 
 __all__ = [
     "Acted",
@@ -53,29 +54,11 @@ class Outcome(StrEnum):
     FOLD = "fold"
 
 
-def _plain(value: Any) -> Any:
-    if isinstance(value, Card):
-        return str(value)
-    if isinstance(value, StrEnum):
-        return value.value
-    if isinstance(value, tuple | list):
-        return [_plain(v) for v in value]
-    if isinstance(value, SeatResult):
-        return {f.name: _plain(getattr(value, f.name)) for f in fields(value)}
-    return value
-
-
-class BonusEvent:
-    """Base of the round's events; ``type`` is the stable name used on the wire."""
+class BonusEvent(Event):
+    """Base of the round's events; ``type`` is the stable name used on the wire and
+    ``to_dict()`` the JSON-ready form (shared with the engine's events)."""
 
     __slots__ = ()
-    type: ClassVar[str] = "event"
-
-    def to_dict(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"type": self.type}
-        for f in fields(self):  # type: ignore[arg-type]
-            out[f.name] = _plain(getattr(self, f.name))
-        return out
 
 
 @dataclass(frozen=True, slots=True)

@@ -10,7 +10,8 @@ audience (hole cards, burns and draws of others become ``None``).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, fields, is_dataclass
+from enum import Enum
 from typing import Any, ClassVar
 
 from croupier.engine.actions import ActionKind
@@ -40,15 +41,17 @@ __all__ = [
 ]
 
 
-def _plain(value: Any) -> Any:
+def plain(value: Any) -> Any:
+    """``value`` as JSON-ready data: cards as text, enums as their value, tuples as lists,
+    dataclasses (a :class:`PotResult`, …) as dicts."""
     if isinstance(value, Card):
         return str(value)
-    if isinstance(value, ActionKind):
+    if isinstance(value, Enum):
         return value.value
     if isinstance(value, tuple | list):
-        return [_plain(v) for v in value]
-    if isinstance(value, PotResult):
-        return {f.name: _plain(getattr(value, f.name)) for f in fields(value)}
+        return [plain(v) for v in value]
+    if is_dataclass(value) and not isinstance(value, type):
+        return {f.name: plain(getattr(value, f.name)) for f in fields(value)}
     return value
 
 
@@ -61,7 +64,7 @@ class Event:
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"type": self.type}
         for f in fields(self):  # type: ignore[arg-type]
-            out[f.name] = _plain(getattr(self, f.name))
+            out[f.name] = plain(getattr(self, f.name))
         return out
 
 
