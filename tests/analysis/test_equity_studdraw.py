@@ -125,9 +125,12 @@ def test_stud_hi_lo_no_low_scoops_and_split():
 
 
 def test_razz_batch_matches_scalar():
-    """The razz batch (one evaluation per rank multiset) equals the scalar ace_five."""
+    """The razz batch (one vectorized evaluation per rank multiset) equals the scalar
+    ace_five, pairs to quads included."""
     rng = np.random.default_rng(3)
-    rows = np.array([rng.permutation(52)[:7] for _ in range(300)], dtype=np.int32)
+    rows = np.array([rng.permutation(52)[:7] for _ in range(3000)], dtype=np.int32)
+    few = np.array([rng.permutation(16)[:7] + 4 * rng.integers(0, 10) for _ in range(500)])
+    rows = np.concatenate([rows, few.astype(np.int32)])  # four ranks: pairs, trips, quads
     got = eqmod._ace_five_batch(rows)
     assert got.tolist() == [ev.ace_five(r.tolist(), ()) for r in rows]
 

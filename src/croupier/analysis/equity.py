@@ -494,18 +494,35 @@ def _seed(seed: int | None) -> int:
 # --- stud
 
 
+_A5_CAT: Final = np.zeros(18, dtype=np.int64)
+_A5_CAT[[5, 7, 9, 11, 13, 17]] = [0, 1, 2, 3, 4, 5]  # sum of squared group sizes -> category
+_FIVE_OF_SEVEN: Final = np.array(list(combinations(range(7), 5)), dtype=np.intp)
+
+
+def _a5_raw_batch(low: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+    """The scalar ``_a5_raw`` of (M, 5) ace-low ranks (ace 0 … king 12), vectorized:
+    category (from the group sizes), then the group ranks by (size, rank) descending."""
+    same = low[:, :, None] == low[:, None, :]
+    size = same.sum(axis=2)
+    cat = _A5_CAT[size.sum(axis=1)]
+    key = np.sort(size * 16 + low, axis=1)[:, ::-1]
+    first = np.ones_like(key, dtype=bool)
+    first[:, 1:] = key[:, 1:] != key[:, :-1]
+    slot = np.cumsum(first, axis=1) - 1
+    digits = np.where(first, (key & 15) << (4 * (4 - slot)), 0).sum(axis=1)
+    return np.asarray((cat << 20) | digits, dtype=np.int64)
+
+
 def _ace_five_batch(cards: IntArray) -> npt.NDArray[np.int64]:
-    """Razz values of (N, 7) rows: suits do not matter, so each distinct rank multiset is
-    evaluated once (at most ~50,000 of them)."""
-    ranks = cards >> 2
-    keys = (5 ** ranks.astype(np.int64)).sum(axis=1)
-    uniq, inv = np.unique(keys, return_inverse=True)
-    vals = np.empty(len(uniq), dtype=np.int64)
-    first = np.zeros(len(uniq), dtype=np.int64)
-    first[inv[::-1]] = np.arange(len(keys))[::-1]
-    for i, row in enumerate(first):
-        vals[i] = ev.ace_five(cards[row].tolist(), ())
-    return vals[inv.reshape(-1)]
+    """Razz values (``ace_five``) of (N, 7) rows: suits do not matter, so each distinct
+    rank multiset is evaluated once, as the best of its 21 five-card subsets."""
+    ranks = cards.astype(np.int64) >> 2
+    keys = (np.int64(5) ** ranks).sum(axis=1)
+    _, first, inv = np.unique(keys, return_index=True, return_inverse=True)
+    low = (ranks[first] + 1) % 13
+    best = np.min([_a5_raw_batch(low[:, idx]) for idx in _FIVE_OF_SEVEN], axis=0)
+    vals = (1 << 24) - best
+    return np.asarray(vals[inv.reshape(-1)], dtype=np.int64)
 
 
 def _stud_settle(game: str, rows: list[IntArray]) -> _Counts:
