@@ -208,6 +208,17 @@ def test_more_draws_help_the_drawing_hand():
     assert three.equity[1] > one.equity[1] + 0.05
 
 
+def test_six_way_triple_draw_badugi_runs_the_stub_dry():
+    """R-DRAW-4: six badugi hands over three draws need more cards than the stub holds;
+    the other players' discards are reshuffled in; the run completes, reproducibly, and
+    every trial's pot is shared out (shares sum to 1)."""
+    hands = ["Ac2d5h9s", "3c4d6hKh", "7c8d9hTs", "JcQdKs2s", "5c6d7s8h", "9cTdJhQs"]
+    r = equity(hands, game="badugi", draws=3, trials=1500, seed=8)
+    assert r.total == 1500 and sum(r.equity) == pytest.approx(1.0)
+    assert sum(r.wins) + sum(r.ties) >= 1500
+    assert r == equity(hands, game="badugi", draws=3, trials=1500, seed=8)
+
+
 @pytest.mark.parametrize(
     ("game", "hand", "kept"),
     [

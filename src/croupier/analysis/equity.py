@@ -15,6 +15,12 @@ without a board through the same :func:`equity` entry point (see ``GAMES`` and
 >>> r = equity([p("AsAh"), p("KsKh")], trials=20_000, seed=7)
 >>> r.exact, r.total, abs(r.equity[0] - 0.8264) < 0.02
 (False, 20000, True)
+>>> r = equity(["AsAhKd7c2c3d", "KsKh8d8c2h4s"], game="stud")  # one card to come each
+>>> r.exact, r.total, round(r.equity[0], 4)
+(True, 1560, 0.2545)
+>>> r = equity(["7s5h4d3c2c", "8s6h4s3h9d"], game="td27", draws=1, trials=2000, seed=1)
+>>> r.exact, r.total, r.equity[0] > 0.6
+(False, 2000, True)
 >>> equity([p("AsAh"), p("As2c")])
 Traceback (most recent call last):
 ...
@@ -707,8 +713,8 @@ def _draw_mc(
     progress: Callable[[int, int], None] | None,
 ) -> _Counts:
     """Each trial shuffles the rest of the deck into a stub; at each draw, in seat order,
-    every player keeps :func:`keep_cards` and takes the rest from the stub (when the stub
-    runs short, the discards so far are shuffled under it)."""
+    every player keeps :func:`keep_cards` and takes the rest from the stub (R-DRAW-4: when
+    the stub runs short, the other players' discards so far are shuffled under it)."""
     import random
 
     rng = random.Random(seed)
@@ -718,7 +724,7 @@ def _draw_mc(
     for t in range(trials):
         stub = list(deck)
         rng.shuffle(stub)
-        muck: list[int] = []
+        muck: list[tuple[int, int]] = []  # (who discarded, card)
         cur = [h for h in hs]
         for _ in range(draws):
             for i, h in enumerate(cur):
@@ -727,10 +733,11 @@ def _draw_mc(
                     kept = cache[h] = keep_cards(game, h)
                 need = size - len(kept)
                 if need > len(stub):
-                    rng.shuffle(muck)
-                    stub[:0] = muck
-                    muck = []
-                muck.extend(c for c in h if c not in kept)
+                    others = [c for who, c in muck if who != i]
+                    rng.shuffle(others)
+                    stub[:0] = others
+                    muck = [(who, c) for who, c in muck if who == i]
+                muck.extend((i, c) for c in h if c not in kept)
                 cur[i] = kept + tuple(stub.pop() for _ in range(min(need, len(stub))))
         for i, h in enumerate(cur):
             vals[i, t] = _draw_value(game, h) if len(h) == size else -1
