@@ -2,11 +2,10 @@
 // you may use it now, the Destellos counter, the target picker for Ancre Courte, the Sceau
 // Protecteur prompt with its 8 s countdown, and the private Coup d'Œil peek.
 //
-// The table reads UsePower(power, target_seat, card) and RespondAncre(block); the panel
-// sends them as {type: "power", power, target_seat?, card?} and {type: "respond_ancre",
-// block} (the WebSocket protocol does not carry them yet: see docs/client.md). It reads the
-// engine events power_used / peeked / power_resolved and the table notices carrousel,
-// ancre_window and turn.naiko.
+// The panel sends {type: "use_power", power, target_seat?, card?, version} and
+// {type: "respond_ancre", block} (docs/protocol.md, "Naiko mode"), which the server hands to
+// the table as UsePower and RespondAncre. It reads the engine events power_used / peeked /
+// power_resolved and the table notices carrousel, ancre_window and turn.naiko.
 import { cardSvg } from "./cards.js";
 import { $, clear, el, setRaw } from "./dom.js";
 import { t } from "./i18n.js";
@@ -110,7 +109,7 @@ export class NaikoPanel {
   }
 
   use(power) {
-    const msg = { type: "power", power: power.id, version: this.state.version };
+    const msg = { type: "use_power", power: power.id, version: this.state.version };
     if (power.id === "ancre_courte") msg.target_seat = Number($("#naiko-target-select").value);
     if (power.id === "echange_de_manche") msg.card = $("#naiko-card").value;
     this.view.command(msg, { bar: true });
