@@ -450,7 +450,8 @@ def test_every_naiko_power_over_the_websocket(tmp_path: Path) -> None:
     the carrousel, not enough Destellos, bad card, bad target, not your cards, already
     used, out of turn, no Ancre to answer, not the target, response pending) and publish
     nothing; no frame to any other connection shows a peek or another player's cards."""
-    settings = fast_settings(f"sqlite:///{tmp_path / 'db.sqlite3'}")
+    # only the test's tables (no public bot tables competing for the two cores)
+    settings = fast_settings(f"sqlite:///{tmp_path / 'db.sqlite3'}", default_tables=False)
     with running(settings) as srv:
         tokens = {n: register_and_login(srv.url, n) for n in ("alice", "bob", "carol")}
         ids = {}
@@ -473,6 +474,8 @@ def test_every_naiko_power_over_the_websocket(tmp_path: Path) -> None:
             )
             assert made["accepted"], made
             table_id, code = made["data"]["table_id"], made["data"]["code"]
+            room = await clients["alice"].command({"type": "create_private", "seats": 2})
+            assert room["accepted"], room
             # protocol-level refusals: the message's fields are checked before the table
             malformed: list[dict[str, Any]] = [
                 {"type": "use_power", "power": "ancre_courte", "target_seat": "3"},
@@ -507,7 +510,7 @@ def test_every_naiko_power_over_the_websocket(tmp_path: Path) -> None:
                 )  # fmt: skip
                 assert ack["accepted"], ack
             not_naiko = await alice.command(
-                {"type": "use_power", "power": "coup_d_oeil"}, "nlhe-1-2"
+                {"type": "use_power", "power": "coup_d_oeil"}, room["data"]["table_id"]
             )
             assert (not_naiko["accepted"], not_naiko["code"]) == (False, "not_naiko")
             loop = asyncio.get_running_loop()
@@ -528,7 +531,8 @@ def test_every_naiko_power_over_the_websocket(tmp_path: Path) -> None:
                     await c.close()
             return driver, {n: c.frames for n, c in clients.items()}
 
-        driver, frames = asyncio.run(scenario())
+        # a last guard: the budget is checked between frames, this bounds everything else
+        driver, frames = asyncio.run(asyncio.wait_for(scenario(), BUDGET_SECONDS + 60))
 
     # the refusals seen over the wire (bad fields never reach the table)
     assert all(not a["accepted"] for a in driver.refused.values())
