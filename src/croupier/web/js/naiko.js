@@ -46,6 +46,8 @@ export class NaikoPanel {
       return n.window && n.window.target === pos ? null : "naiko.why.no_ancre";
     }
     if (s.actorSeat !== mySeat(s, me) || !s.legal) return "naiko.why.not_turn";
+    if (n.turnUsed === pos) return "naiko.why.one_per_turn";
+    if (n.activations >= 3) return "naiko.why.quota";
     if (power.id === "coup_d_oeil" && s.hand.board.length >= 5) return "naiko.why.river";
     if (power.id === "echange_de_manche" && s.hand.street > 0) return "naiko.why.preflop";
     return null;

@@ -27,8 +27,9 @@ export function emptyState(tableId) {
     reload: null,
     // Naiko: my Destellos, powers used this hand ({player, power} by engine position), the
     // private peeks, the open Ancre window (positions, and its closing time on the table
-    // clock) and the hand's carrousel (null: not announced).
-    naiko: { destellos: 0, used: [], peeks: [], window: null, carrousel: null },
+    // clock) and the hand's carrousel (null: not announced); who used a power this turn
+    // (-1: nobody) and this betting round's normal activations (the table allows 3).
+    naiko: { destellos: 0, used: [], peeks: [], window: null, carrousel: null, turnUsed: -1, activations: 0 },
     voided: null,
   };
 }
@@ -104,7 +105,20 @@ export function fromSnapshot(msg, me) {
   s.deadline = snap.deadline;
   s.turnPhase = s.hand ? s.hand.phase : null;
   if (s.legal) s.turnVersion = s.version;
+  // Naiko: the public status (an Ancre window open at a resync can still be answered).
+  if (snap.naiko) naikoStatus(s, snap.naiko, me, snap.window_closes_at ?? null);
   return s;
+}
+
+/** Naiko: adopt the table's public status (from a turn or a snapshot). */
+function naikoStatus(s, n, me, closesAt) {
+  const pos = myPosition(s, me);
+  s.naiko.carrousel = [...n.carrousel];
+  if (pos >= 0 && n.destellos[pos] !== undefined) s.naiko.destellos = n.destellos[pos];
+  s.naiko.used = n.used.flatMap((powers, player) => powers.map((power) => ({ player, power })));
+  s.naiko.turnUsed = n.turn_used;
+  s.naiko.activations = n.activations;
+  s.naiko.window = n.window ? { caster: n.window[0], target: n.window[1], closesAt } : null;
 }
 
 function settleSeatStacks(s, pairs) {
@@ -169,6 +183,8 @@ export function applyEvent(prev, msg, me) {
       s.naiko.used = [];
       s.naiko.window = null;
       s.naiko.carrousel = null;
+      s.naiko.turnUsed = -1;
+      s.naiko.activations = 0;
       pushLog(s, "log.hand_began", { n: e.hand_no });
       break;
     case "hand_started":
@@ -347,14 +363,7 @@ export function applyEvent(prev, msg, me) {
       break;
     }
     case "turn":
-      if (e.naiko) {
-        const n = e.naiko;
-        const pos = myPosition(s, me);
-        s.naiko.carrousel = [...n.carrousel];
-        if (pos >= 0 && n.destellos[pos] !== undefined) s.naiko.destellos = n.destellos[pos];
-        s.naiko.used = n.used.flatMap((powers, player) => powers.map((power) => ({ player, power })));
-        s.naiko.window = n.window ? { caster: n.window[0], target: n.window[1], closesAt: s.naiko.window ? s.naiko.window.closesAt : null } : null;
-      }
+      if (e.naiko) naikoStatus(s, e.naiko, me, s.naiko.window ? s.naiko.window.closesAt : null);
       s.actorSeat = e.seat;
       s.deadline = e.deadline;
       s.turnPhase = e.phase;
@@ -386,6 +395,10 @@ export function applyEvent(prev, msg, me) {
     // Naiko mode (engine/naiko.py): public power use, private peek, end of an Ancre window.
     case "power_used":
       s.naiko.used.push({ player: e.player, power: e.power });
+      if (e.power !== "sceau_protecteur") {
+        s.naiko.turnUsed = e.player;
+        s.naiko.activations += 1;
+      }
       if (s.players[e.player] === String(me)) s.naiko.destellos = Math.max(0, s.naiko.destellos - e.cost);
       if (e.power === "ancre_courte" && !s.naiko.window) s.naiko.window = { caster: e.player, target: e.target, closesAt: null };
       pushLog(s, `log.power.${e.power}`, {
