@@ -521,7 +521,13 @@ def test_every_naiko_power_over_the_websocket(tmp_path: Path) -> None:
                         h, frame = await asyncio.wait_for(queue.get(), end - loop.time())
                     except TimeoutError:
                         missing = (GOALS - driver.done.keys()) | (REFUSALS - driver.refused.keys())
-                        raise AssertionError(f"not reached in time: {sorted(missing)}") from None
+                        tables = {
+                            tid: (live.actor.alive, repr(live.actor.crashed))
+                            for tid, live in srv.app.state.services.registry.tables.items()
+                        }
+                        raise AssertionError(
+                            f"not reached in time: {sorted(missing)}; tables: {tables}"
+                        ) from None
                     await driver.on_frame(h, frame)
             finally:
                 for t in tasks:
