@@ -530,11 +530,13 @@ def test_every_naiko_power_over_the_websocket(tmp_path: Path) -> None:
                         ) from None
                     await driver.on_frame(h, frame)
             finally:
-                for t in tasks:
-                    t.cancel()
-                await asyncio.gather(*tasks, return_exceptions=True)
+                # close first: the readers end on the closed sockets (a cancellation alone
+                # can be lost in Python 3.11's wait_for while frames keep coming)
                 for c in clients.values():
                     await c.close()
+                for t in tasks:
+                    t.cancel()
+                await asyncio.wait(tasks, timeout=10)
             return driver, {n: c.frames for n, c in clients.items()}
 
         # a last guard: the budget is checked between frames, this bounds everything else
