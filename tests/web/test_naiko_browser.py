@@ -37,6 +37,8 @@ class Scripted:
         self.name = f"s{secrets.token_hex(4)}"
         self.victim: str | None = None
         self.cast = 0
+        self.acted: set[int] = set()
+        """Positions that acted in this betting round (an Ancre targets one that has not)."""
         self.refused: list[str] = []
         self.casting: tuple[str, dict[str, Any]] | None = None
         """The id of an Ancre sent and the turn it was sent on."""
@@ -95,6 +97,7 @@ class Scripted:
                     if self.casting is not None and frame["id"] == self.casting[0]:
                         # the victim acted meanwhile: a refusal costs nothing; play on
                         self.refused.append(frame["code"])
+                        self.cast -= 1  # only accepted Ancres count
                         await send(_answer(self.casting[1]))
                     else:
                         self.errors.append(f"refused: {frame}")
@@ -103,6 +106,11 @@ class Scripted:
                 ev = frame["event"]
                 if ev["type"] == "hand_began":
                     players, seats = ev["players"], ev["seats"]
+                    self.acted = set()
+                elif ev["type"] == "street_started":
+                    self.acted = set()  # a new betting round: nobody has acted in it
+                elif ev["type"] == "acted":
+                    self.acted.add(ev["player"])
                 elif ev["type"] == "ancre_window" and ev["target_player_id"] == self.pid:
                     await send({"type": "respond_ancre", "block": False})
                 elif ev["type"] == "turn" and ev["player_id"] == self.pid and ev["view"]:
@@ -115,7 +123,7 @@ class Scripted:
         self, ev: dict[str, Any], players: list[str], seats: list[int], send: Any
     ) -> bool:
         n, me = ev["naiko"], ev["position"]
-        if self.victim not in players or n is None or self.cast >= 3:
+        if self.victim not in players or n is None or self.cast >= 3 or len(self.refused) > 10:
             return False
         v = players.index(self.victim)
         target = ev["view"]["players"][v]
@@ -128,6 +136,7 @@ class Scripted:
             ev["phase"] != "betting" or n["window"] is not None or n["turn_used"] == me
             or "ancre_courte" in n["used"][me] or n["destellos"][me] < 2 or n["activations"] >= 3
             or target["folded"] or target["all_in"] or v in n["anchored"] or not can_block
+            or v in self.acted
         ):  # fmt: skip
             return False
         self.cast += 1
