@@ -4,5 +4,12 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/bootstrap.sh
-echo "croupier: open http://127.0.0.1:${CROUPIER_PORT:-8000}/ in a browser (Ctrl-C stops)" >&2
+port=${CROUPIER_PORT:-8000}
+prev=""
+for arg in "$@"; do
+  [ "$prev" = "--port" ] && port=$arg
+  case "$arg" in --port=*) port=${arg#--port=} ;; esac
+  prev=$arg
+done
+echo "croupier: open http://127.0.0.1:${port}/ in a browser (Ctrl-C stops)" >&2
 exec .venv/bin/croupier serve "$@"
