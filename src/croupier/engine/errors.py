@@ -10,6 +10,7 @@ True
 from __future__ import annotations
 
 __all__ = [
+    "CodedError",
     "ConfigurationError",
     "EngineError",
     "IllegalActionError",
@@ -18,10 +19,12 @@ __all__ = [
 ]
 
 
-class EngineError(ValueError):
-    """Base of all engine errors. ``code`` is stable and meant for clients; the message reads well."""
+class CodedError(ValueError):
+    """A refusal with a stable ``code`` for clients and a message that reads well; built as
+    ``Error(message)`` (the class's code) or ``Error(code, message)``. Every layer's error
+    base derives from it (engine, store, …)."""
 
-    code: str = "engine_error"
+    code: str = "error"
 
     def __init__(self, *args: str) -> None:
         if len(args) == 2:
@@ -30,11 +33,18 @@ class EngineError(ValueError):
         elif len(args) == 1:
             message = args[0]
         else:
-            raise TypeError("EngineError(message) or EngineError(code, message)")
+            name = type(self).__name__
+            raise TypeError(f"{name}(message) or {name}(code, message)")
         super().__init__(message)
 
     def __str__(self) -> str:
         return str(self.args[0])
+
+
+class EngineError(CodedError):
+    """Base of all engine errors. ``code`` is stable and meant for clients; the message reads well."""
+
+    code = "engine_error"
 
 
 class InvalidCardError(EngineError):

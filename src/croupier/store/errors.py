@@ -7,6 +7,8 @@
 
 from __future__ import annotations
 
+from croupier.engine.errors import CodedError
+
 __all__ = [
     "IdempotencyConflictError",
     "InsufficientFundsError",
@@ -17,23 +19,10 @@ __all__ = [
 ]
 
 
-class StoreError(ValueError):
+class StoreError(CodedError):
     """Base of store errors. ``code`` is stable and meant for clients; the message reads well."""
 
-    code: str = "store_error"
-
-    def __init__(self, *args: str) -> None:
-        if len(args) == 2:
-            self.code = args[0]
-            message = args[1]
-        elif len(args) == 1:
-            message = args[0]
-        else:
-            raise TypeError("StoreError(message) or StoreError(code, message)")
-        super().__init__(message)
-
-    def __str__(self) -> str:
-        return str(self.args[0])
+    code = "store_error"
 
 
 class UnsupportedDatabaseError(StoreError):
