@@ -115,10 +115,27 @@ def test_coup_d_oeil_sees_next_card_each_street_not_river() -> None:
     assert nh.hand.street == 3
     nh, _ = act(nh, check(0))
     nh, _ = act(nh, check(1))
-    assert 2 not in [q for q in range(3) if C in nh.used[q]] or True
+    assert all(C in nh.used[q] for q in range(3))  # 2 pre-flop, 0 on the flop, 1 on the turn
     with pytest.raises(PowerError) as err:
-        use_power(nh, 2, C)  # position 2 peeked pre-flop; try position 2's river turn anyway
-    assert err.value.code in ("wrong_moment", "already_used")
+        use_power(nh, 2, C)  # position 2 peeked pre-flop: once per hand
+    assert err.value.code == "already_used"
+
+
+def test_coup_d_oeil_never_on_the_river() -> None:
+    """R-NAIKO-5: a player who never peeked still cannot use Coup d'Œil on the river."""
+    nh = deal(n=3, destellos=(3, 3, 3), carrousel=_carrousel(C))
+    nh, _ = act(nh, call(2))
+    nh, _ = act(nh, call(0))
+    nh, _ = act(nh, check(1))
+    for _street in range(2):
+        for q in (0, 1, 2):
+            nh, _ = act(nh, check(q))
+    assert nh.hand.street == 3 and nh.hand.actor == 0 and not nh.used[0]
+    before = copy.deepcopy(nh)
+    with pytest.raises(PowerError) as err:
+        use_power(nh, 0, C)
+    assert err.value.code == "wrong_moment"
+    assert nh == before
 
 
 def test_coup_d_oeil_private() -> None:
