@@ -17,8 +17,13 @@ fi
 extra=""
 [ "${1:-}" = "dev" ] && extra="[dev]"
 stamp=".venv/.croupier-installed${extra:+-dev}"
-if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ] || [ setup.py -nt "$stamp" ] \
-   || [ src/croupier/engine/evaluate/_ceval.c -nt "$stamp" ]; then
+# Reinstall when the stamp is older than the build inputs: pyproject, setup.py or any C source.
+stale() {
+  [ ! -f "$stamp" ] && return 0
+  [ pyproject.toml -nt "$stamp" ] || [ setup.py -nt "$stamp" ] && return 0
+  [ -n "$(find src -name '*.c' -newer "$stamp" -print -quit)" ]
+}
+if stale; then
   .venv/bin/python -m pip install -q --disable-pip-version-check --upgrade pip >/dev/null 2>&1 || true
   .venv/bin/python -m pip install -q --disable-pip-version-check -e ".${extra}"
   touch "$stamp"

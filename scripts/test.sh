@@ -7,6 +7,20 @@ cd "$(dirname "$0")/.."
 bash scripts/bootstrap.sh dev
 export PATH="$PWD/.venv/bin:$PATH"
 
+echo "== C extensions (the evaluator and the simulation core must have built)"
+python - <<'PY'
+import sys
+from croupier.analysis import fastsim
+from croupier.engine.evaluate import BACKEND
+problems = []
+if BACKEND != "c":
+    problems.append("croupier.engine.evaluate._ceval did not build (pure Python fallback in use)")
+if not fastsim.AVAILABLE:
+    problems.append(f"croupier.analysis._csim did not build: {fastsim.UNAVAILABLE_REASON}")
+if problems:
+    sys.exit("\n".join(problems) + "\nrebuild: .venv/bin/python -m pip install -e '.[dev]' (needs a C compiler)")
+print("evaluator: c, simulation core: c")
+PY
 echo "== ruff"
 ruff check src tests bench scripts
 echo "== mypy (strict on croupier.engine)"
