@@ -7,6 +7,8 @@
 
 from __future__ import annotations
 
+from croupier.engine.errors import CodedError
+
 __all__ = [
     "AccountError",
     "InvalidCredentialsError",
@@ -18,15 +20,10 @@ __all__ = [
 ]
 
 
-class AccountError(ValueError):
-    """Base of account errors. ``code`` is stable and meant for clients."""
+class AccountError(CodedError):
+    """Base of account errors, built as ``Error(message)`` or ``Error(code, message)``."""
 
-    code: str = "account_error"
-
-    def __init__(self, message: str, *, code: str | None = None) -> None:
-        if code is not None:
-            self.code = code
-        super().__init__(message)
+    code = "account_error"
 
 
 class InvalidNameError(AccountError):

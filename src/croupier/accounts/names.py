@@ -65,7 +65,7 @@ def check_name(name: object) -> str:
         )
     key = clean.casefold()
     if key in RESERVED_NAMES or key.startswith(RESERVED_PREFIXES):
-        raise InvalidNameError(f"the name {clean!r} is reserved", code="reserved_name")
+        raise InvalidNameError("reserved_name", f"the name {clean!r} is reserved")
     return clean
 
 

@@ -259,7 +259,7 @@ class Accounts:
         idle_limit = session.last_seen_ms + _ms(self._sessions.idle_seconds)
         if now_ms >= session.expires_ms or now_ms >= idle_limit:
             self._users.revoke_session(hashed, now_ms)
-            raise SessionError("this session has expired; log in again", code="session_expired")
+            raise SessionError("session_expired", "this session has expired; log in again")
         record = self._users.user(session.user_id)
         if record is None or record.disabled:
             raise SessionError("this session has ended; log in again")

@@ -54,6 +54,7 @@ from types import MappingProxyType
 from typing import Any, Final
 
 from croupier.engine.cards import RANKS, SUITS, Card
+from croupier.engine.errors import CodedError
 
 __all__ = [
     "AMOUNT_FIELDS",
@@ -107,7 +108,7 @@ _FIELD_ORDER: Final = (
 )
 
 
-class PhhError(ValueError):
+class PhhError(CodedError):
     """A PHH text that cannot be read: a stable ``code`` and a message naming the place.
 
     >>> err = PhhError("bad_card", "not a card: 'Xx'", source="a.phh")
@@ -116,10 +117,9 @@ class PhhError(ValueError):
     """
 
     def __init__(self, code: str, message: str, *, source: str | None = None) -> None:
-        self.code = code
+        super().__init__(code, message)
         self.message = message
         self.source = source
-        super().__init__(message)
 
     def at(self, source: str) -> PhhError:
         """The same error, located in ``source`` (kept if already located)."""

@@ -45,6 +45,7 @@ from datetime import UTC, datetime
 
 from croupier.engine.actions import ActionKind
 from croupier.engine.cards import Card
+from croupier.engine.errors import CodedError
 from croupier.engine.events import (
     Acted,
     BoardDealt,
@@ -76,15 +77,8 @@ _STREETS = ("FLOP", "TURN", "RIVER")
 _FOLDED = ("before Flop", "on the Flop", "on the Turn", "on the River")
 
 
-class PokerStarsError(ValueError):
+class PokerStarsError(CodedError):
     """A hand this exporter cannot write; ``code`` is stable."""
-
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-
-    def __str__(self) -> str:
-        return str(self.args[0])
 
 
 @dataclass(frozen=True, slots=True)

@@ -38,7 +38,7 @@ from typing import Final
 
 from croupier.engine.actions import Action, bring_in, call, check, fold, muck, raise_to, show
 from croupier.engine.cards import Card
-from croupier.engine.errors import ConfigurationError, EngineError
+from croupier.engine.errors import CodedError, ConfigurationError, EngineError
 from croupier.engine.events import ChipsReturned, Event
 from croupier.engine.game import Game, Stakes, Structure
 from croupier.engine.rules import profile
@@ -91,7 +91,7 @@ SHORT_BLIND_FIELD: Final = "_croupier_short_blind"
 not PokerKit's ``posted``; written by :func:`croupier.history.export.to_phh`."""
 
 
-class UnsupportedVariant(ValueError):
+class UnsupportedVariant(CodedError):
     """A PHH variant code croupier does not replay (yet); ``code`` is ``unsupported``."""
 
     code = "unsupported"

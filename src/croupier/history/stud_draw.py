@@ -32,6 +32,7 @@ from collections.abc import Sequence
 
 from croupier.engine.actions import Action, draw
 from croupier.engine.cards import Card
+from croupier.engine.errors import CodedError
 from croupier.engine.state import HandState
 from croupier.engine.variants import Variant
 from croupier.history.phh import HandHistory, Verb
@@ -41,8 +42,10 @@ __all__ = ["deal_plan", "discard_action", "is_stud_or_draw", "known_cards"]
 _BETS = (Verb.FOLD, Verb.CHECK_CALL, Verb.BET, Verb.BRING_IN)
 
 
-class PlanError(ValueError):
+class PlanError(CodedError):
     """The file's deals do not fit the variant (reported as a replay mismatch)."""
+
+    code = "deal_mismatch"
 
 
 def is_stud_or_draw(variant: Variant) -> bool:

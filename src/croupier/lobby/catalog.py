@@ -25,7 +25,7 @@ import secrets
 from dataclasses import dataclass
 from typing import Literal
 
-from croupier.engine.errors import EngineError
+from croupier.engine.errors import CodedError, EngineError
 from croupier.engine.game import Game
 from croupier.engine.rules import profile
 from croupier.table.config import TableConfig
@@ -46,15 +46,8 @@ Kind = Literal["cash", "private", "arcade", "tournament"]
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 
 
-class LobbyError(ValueError):
+class LobbyError(CodedError):
     """A lobby refusal with a stable ``code``."""
-
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-
-    def __str__(self) -> str:
-        return str(self.args[0])
 
 
 @dataclass(frozen=True, slots=True)

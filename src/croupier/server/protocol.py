@@ -25,6 +25,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, TypeAdapter, ValidationError
 
+from croupier.engine.errors import CodedError
+
 __all__ = [
     "CLIENT_MESSAGES",
     "MAX_AMOUNT",
@@ -304,16 +306,12 @@ _TYPES = frozenset(m.model_fields["type"].annotation.__args__[0] for m in CLIENT
 _ADAPTER: TypeAdapter[Any] = TypeAdapter(ClientMessage)
 
 
-class ProtocolError(ValueError):
+class ProtocolError(CodedError):
     """A message the server cannot read; ``code`` is stable, ``id`` the client id if any."""
 
     def __init__(self, code: str, message: str, id: str | None = None) -> None:
-        super().__init__(message)
-        self.code = code
+        super().__init__(code, message)
         self.id = id
-
-    def __str__(self) -> str:
-        return str(self.args[0])
 
 
 def parse_client(text: str | bytes) -> Any:

@@ -20,21 +20,16 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields, replace
 from typing import Any, TypeVar
 
+from croupier.engine.errors import CodedError
+
 __all__ = ["DEFAULT_DATABASE_URL", "Settings", "SettingsError"]
 
 DEFAULT_DATABASE_URL = "sqlite:///./croupier.sqlite3"
 T = TypeVar("T")
 
 
-class SettingsError(ValueError):
+class SettingsError(CodedError):
     """A setting that cannot work; ``code`` is stable."""
-
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-
-    def __str__(self) -> str:
-        return str(self.args[0])
 
 
 @dataclass(frozen=True, slots=True)

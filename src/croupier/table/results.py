@@ -12,23 +12,18 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from croupier.engine.errors import CodedError
+
 __all__ = ["Accepted", "CommandResult", "Refused", "TableError"]
 
 
-class TableError(ValueError):
+class TableError(CodedError):
     """A table-level refusal or configuration error with a stable ``code``.
 
     >>> err = TableError("buy_in_too_small", "the minimum buy-in is 40")
     >>> err.code, str(err)
     ('buy_in_too_small', 'the minimum buy-in is 40')
     """
-
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-
-    def __str__(self) -> str:
-        return str(self.args[0])
 
 
 @dataclass(frozen=True, slots=True)

@@ -7,15 +7,10 @@
 
 from __future__ import annotations
 
+from croupier.engine.errors import CodedError
+
 __all__ = ["TournamentError"]
 
 
-class TournamentError(ValueError):
+class TournamentError(CodedError):
     """A refused tournament operation (it changed nothing). ``code`` is stable."""
-
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-
-    def __str__(self) -> str:
-        return str(self.args[0])
