@@ -23,8 +23,9 @@ print("evaluator: c, simulation core: c")
 PY
 echo "== ruff"
 ruff check src tests bench scripts
-echo "== mypy (strict on croupier.engine)"
-mypy src/croupier/engine
+ruff format --check src tests bench scripts
+echo "== mypy (strict, every package)"
+mypy src/croupier
 echo "== import contracts"
 lint-imports
 

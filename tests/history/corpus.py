@@ -22,5 +22,3 @@ def manifest() -> list[dict[str, str]]:
         return []
     with MANIFEST.open(encoding="utf-8", newline="") as fh:
         return list(csv.DictReader(fh, delimiter="\t"))
-
-

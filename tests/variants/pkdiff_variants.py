@@ -85,6 +85,7 @@ def _no_callers(s: HandState, p: int) -> bool:
         if q != p
     )
 
+
 STUD_GAMES = ("7stud", "stud8", "razz")
 DRAW_GAMES = ("27td", "27sd", "badugi")
 GAMES = (*STUD_GAMES, *DRAW_GAMES, "shortdeck")
