@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import uvicorn
 
+from croupier.logs import configure
 from croupier.server.app import create_app
 from croupier.server.settings import Settings
 
@@ -12,12 +13,13 @@ __all__ = ["serve"]
 
 def serve(settings: Settings) -> None:
     """Serve until SIGINT/SIGTERM; shutdown closes sockets (1001) and stops the tables."""
+    configure(settings.log_level, settings.log_format)
     uvicorn.run(
         create_app(settings),
         host=settings.host,
         port=settings.port,
         ws_max_size=settings.max_frame_bytes,
-        log_level="info",
+        log_level=settings.log_level.lower(),
         lifespan="on",
         timeout_graceful_shutdown=int(settings.shutdown_grace_seconds),
     )

@@ -67,6 +67,9 @@ class Settings:
     welcome_diamonds: int = 1000
     bot_tables: int = 0
     """Extra bot-only NLHE tables (``bots-1`` …), for load and crash tests."""
+    log_level: str = "INFO"
+    log_format: str = "text"
+    """``text`` or ``json`` (one JSON object per line, see :mod:`croupier.logs`)."""
     extra: Mapping[str, str] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
@@ -84,6 +87,10 @@ class Settings:
             raise SettingsError("bad_delay", "delays cannot be negative")
         if self.session_ttl_seconds < 60:
             raise SettingsError("bad_ttl", "CROUPIER_SESSION_TTL_SECONDS must be >= 60")
+        if self.log_format not in ("text", "json"):
+            raise SettingsError("bad_log_format", "CROUPIER_LOG_FORMAT must be text or json")
+        if self.log_level.upper() not in ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"):
+            raise SettingsError("bad_log_level", f"unknown CROUPIER_LOG_LEVEL {self.log_level!r}")
         if self.testing and self.host not in ("127.0.0.1", "localhost", "::1"):
             raise SettingsError("testing_exposed", "CROUPIER_TESTING is only allowed on loopback")
 

@@ -97,14 +97,24 @@ class WsSession:
             return
         await self.ws.accept()
         self.sv.hub.add(self)
+        client = self.ws.client.host if self.ws.client is not None else ""
+        log.info("connection opened", extra={"event": "connection_opened", "client": client})
         writer = asyncio.create_task(self._writer())
         try:
             await self._reader()
         except WebSocketDisconnect:
             pass
         except Exception:
-            log.exception("connection failed")
+            log.exception("connection failed", extra={"event": "connection_failed"})
         finally:
+            log.info(
+                "connection closed",
+                extra={
+                    "event": "connection_closed",
+                    "client": client,
+                    "user": self.account.id if self.account is not None else None,
+                },
+            )
             self.closing = True
             await self._cleanup()
             self.out.put_nowait((CloseCode.NORMAL, ""))

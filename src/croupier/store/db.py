@@ -10,6 +10,7 @@
 
 from __future__ import annotations
 
+import logging
 import os
 import time
 from collections.abc import Callable
@@ -26,6 +27,8 @@ from sqlalchemy.engine import Engine
 from croupier.store.backends import Backend, backend_for
 
 __all__ = ["DEFAULT_URL", "ENV_URL", "Clock", "Database", "default_url", "now_ms"]
+
+log = logging.getLogger("croupier.store")
 
 T = TypeVar("T")
 
@@ -83,6 +86,16 @@ class Database:
                 attempt += 1
                 if attempt > self.retries or not self.backend.is_retryable(exc):
                     raise
+                log.warning(
+                    "store transaction retried (attempt %d): %s",
+                    attempt,
+                    type(exc.orig).__name__ if exc.orig is not None else type(exc).__name__,
+                    extra={
+                        "event": "store_retry",
+                        "attempt": attempt,
+                        "backend": self.backend.name,
+                    },
+                )
                 time.sleep(min(0.5, 0.01 * 2**attempt))
 
     def migrate(self) -> str:

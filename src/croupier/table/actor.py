@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 from collections.abc import Callable
 from typing import Any
 
@@ -41,6 +42,8 @@ from croupier.table.results import CommandResult, TableError
 from croupier.table.table import Subscription, Table
 
 __all__ = ["EventStream", "TableActor"]
+
+log = logging.getLogger("croupier.table")
 
 
 class EventStream:
@@ -116,10 +119,28 @@ class TableActor:
                 result = self.table.handle(msg)
             except BaseException as exc:  # the table is in an unknown state: stop here
                 self.crashed = exc
+                if not isinstance(exc, asyncio.CancelledError):
+                    table_id = self.table.config.table_id
+                    log.error(
+                        "table %s crashed handling %s",
+                        table_id,
+                        type(msg).__name__,
+                        exc_info=exc,
+                        extra={"event": "table_crashed", "table": table_id},
+                    )
                 if not fut.done():
                     fut.set_exception(exc)
                 self._fail_pending(exc)
                 return
+            if result is not None and not result.accepted and log.isEnabledFor(logging.INFO):
+                table_id = self.table.config.table_id
+                log.info(
+                    "table %s refused %s: %s",
+                    table_id,
+                    type(msg).__name__,
+                    result.code,
+                    extra={"event": "command_refused", "table": table_id, "code": result.code},
+                )
             if not fut.done():
                 fut.set_result(result)
 
