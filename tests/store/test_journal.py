@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import secrets
+from dataclasses import replace
 
 import pytest
 
@@ -76,7 +77,8 @@ def test_settlement_moves_escrow_with_the_record(store: Store) -> None:
     seats = _seated(store, "t1", {1: 100, 2: 100, 3: 100})
     store.journal.append("t1", _start(seats))
     assert store.journal.unsettled() == [("t1", 1)]
-    store.journal.append("t1", HandEndRecord(1, seats, (130, 60, 108), 2))
+    after = tuple(replace(s, stack=st) for s, st in zip(seats, (130, 60, 108), strict=True))
+    store.journal.append("t1", HandEndRecord(1, after, (130, 60, 108), 2))
     assert store.journal.unsettled() == []
     assert store.journal.hand_status("t1", 1) == "settled"
     assert store.ledger.escrow("t1") == {1: 130, 2: 60, 3: 108}

@@ -4,11 +4,14 @@
 prints the discrepancies (there must be none); it exits with status 1 if there are any.
 ``croupier admin grant NAME AMOUNT [--db URL] [--key KEY]`` grants diamonds to an account
 (a simulated purchase), idempotent by key.
+``croupier admin protections [--db URL] [--hours 24] [--limit 20]`` lists the players who
+used the most all-in protections (R-TIME-2) in the last hours, at every table.
 """
 
 from __future__ import annotations
 
 import secrets
+from datetime import UTC, datetime
 from typing import Annotated
 
 import typer
@@ -19,7 +22,9 @@ from croupier.store import StoreError, default_url, open_store
 __all__ = ["admin_app", "register"]
 
 admin_app = typer.Typer(
-    name="admin", help="Administration: ledger audit, grants.", no_args_is_help=True
+    name="admin",
+    help="Administration: ledger audit, grants, all-in protections.",
+    no_args_is_help=True,
 )
 
 DbOption = Annotated[
@@ -50,6 +55,7 @@ def audit_command(db: DbOption = None) -> None:
             f"{currency}: issued {report.issued.get(currency, 0)}, "
             f"held {sum(held.values())} ({detail or 'nothing'})"
         )
+    typer.echo(f"checks: {', '.join(report.checks)}")
     if report.ok:
         typer.echo("no discrepancies")
         return
@@ -95,6 +101,28 @@ def grant_command(
         f"{record.name}: {balances.diamonds} diamonds, {balances.chips} chips, "
         f"{balances.points} points{note}"
     )
+
+
+@admin_app.command("protections")
+def protections_command(
+    db: DbOption = None,
+    hours: Annotated[
+        float, typer.Option("--hours", min=0.01, help="The period, up to now (default 24 h).")
+    ] = 24.0,
+    limit: Annotated[int, typer.Option("--limit", min=1, max=1000, help="Rows to list.")] = 20,
+) -> None:
+    """List the players who used the most all-in protections (R-TIME-2), most first."""
+    with open_store(db or default_url()) as store:
+        since = round((store.clock() - hours * 3600) * 1000)
+        rows = store.protections.top(since_ms=since, limit=limit)
+    if not rows:
+        typer.echo(f"no all-in protection used in the last {hours:g} h")
+        return
+    typer.echo(f"all-in protections in the last {hours:g} h (most first):")
+    typer.echo(f"{'player':<32} {'id':>8} {'uses':>5} {'tables':>6}  last used (UTC)")
+    for r in rows:
+        last = datetime.fromtimestamp(r.last_ms / 1000, UTC).strftime("%Y-%m-%d %H:%M:%S")
+        typer.echo(f"{r.name:<32} {r.user_id:>8} {r.uses:>5} {r.tables:>6}  {last}")
 
 
 def register(app: typer.Typer) -> None:

@@ -124,16 +124,19 @@ async def _start(app: Starlette, settings: Settings) -> Services:
         services.tournaments.add(sng, recurring=True)
         spin10 = spin("spin-10", "Spin 10", buy_in=10, between_hands=pace, bot_delay=delay)
         services.tournaments.add(spin10, recurring=True)
-    known = _known_tables(store)
+    boot = await asyncio.to_thread(store.boots.begin)
     specs = {s.table_id: s for s in DEFAULT_TABLES} if settings.default_tables else {}
     for i in range(1, settings.bot_tables + 1):
         spec = TableSpec(f"bots-{i}", f"Bots {i}", "nlhe", "room", (1, 2), 6, bots=4)
         specs[spec.table_id] = spec
-    for table_id in sorted(known):
-        if table_id not in specs:
-            log.info("table %s has a journal but no spec here; left closed", table_id)
     for spec in specs.values():
         await registry.open(spec)
+    # R-CRASH-1: every other journaled cash table (private, quick match, no longer
+    # configured) sends its stacks home; then the boot counts as recovered (audit).
+    closed = registry.close_abandoned(store.journal.tables())
+    if closed:
+        log.info("%d tables closed at restart, every stack back to its account", len(closed))
+    await asyncio.to_thread(store.boots.recovered, boot.boot_id)
     services.tasks.append(asyncio.create_task(_lobby_loop(services)))
     services.tasks.append(asyncio.create_task(_match_loop(services)))
     return services
@@ -160,19 +163,6 @@ def _tournament_table(sv: Services, table_id: str, actor: TableActor | None) -> 
         kind="tournament",
     )
     sv.registry.attach(spec, actor)
-
-
-def _known_tables(store: Store) -> set[str]:
-    import sqlalchemy as sa
-
-    def work(conn: sa.Connection) -> set[str]:
-        rows = conn.exec_driver_sql("SELECT DISTINCT table_id FROM hands").all()
-        return {str(r[0]) for r in rows}
-
-    try:
-        return store.db.run(work)
-    except Exception:
-        return set()
 
 
 async def _lobby_loop(sv: Services) -> None:

@@ -13,7 +13,7 @@ import itertools
 import logging
 import time
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -26,6 +26,7 @@ from croupier.lobby import LobbyError, TableSpec, TableSummary
 from croupier.store import ArchivedHand, HandPlayer, Store
 from croupier.table import AsyncioClock, Clock, TableActor, TableEvent
 from croupier.table.events import HandBegan, HandSettled, Turn
+from croupier.table.restart import close_table
 
 __all__ = ["LiveTable", "TableRegistry", "hand_events", "redacted_phh"]
 
@@ -153,6 +154,9 @@ class TableRegistry:
         self._bot_ids = itertools.count(1)
         self.hands_settled = 0
         self.hands_voided = 0
+        self.keep_at_restart: list[Callable[[str], bool]] = []
+        """Predicates naming journaled tables that :meth:`close_abandoned` must leave alone
+        (a tournament's tables, which its director resumes)."""
 
     def get(self, table_id: str) -> LiveTable:
         live = self.tables.get(table_id)
@@ -193,6 +197,7 @@ class TableRegistry:
             "clock": self.clock,
             "journal": self.store.journal,
             "bank": self.store.bank(spec.table_id),
+            "quota": self.store.protections,
         }
         restoring = bool(self.store.journal.records(spec.table_id))
         actor = (
@@ -205,6 +210,30 @@ class TableRegistry:
         actor.subscribe(None, lambda e: self._on_event(live, e), internal=True)
         await self._seat_bots(live, restoring)
         return live
+
+    def close_abandoned(self, table_ids: Iterable[str]) -> list[str]:
+        """R-CRASH-1 for journaled cash tables that do not run again in this process (a
+        private or quick-match table, a table no longer configured): void their
+        interrupted hand, finish their cash-outs and buy-ins, and send every stack home, so
+        no escrow stays stuck. Returns the tables that had anything to do."""
+        closed = []
+        for table_id in sorted(set(table_ids)):
+            if table_id in self.tables or any(keep(table_id) for keep in self.keep_at_restart):
+                continue
+            try:
+                done = close_table(table_id, self.store.journal, self.store.bank(table_id))
+            except Exception:  # one broken journal must not keep the room closed
+                log.exception("closing %s at restart failed", table_id)
+                continue
+            if done is not None:
+                closed.append(table_id)
+                log.info(
+                    "table %s closed at restart: %d stacks home (%d chips)",
+                    table_id,
+                    len(done.cashed),
+                    sum(c.amount for c in done.cashed),
+                )
+        return closed
 
     def bot_user(self, key: str, index: int) -> int:
         """A funded bot account (created on first use), e.g. for tournament seats."""

@@ -307,6 +307,11 @@ class SqlJournal:
         rows = self._db.run(lambda conn: conn.execute(stmt).all())
         return tuple(decode_record(r.type, r.body) for r in rows)
 
+    def tables(self) -> list[str]:
+        """Every table that has a journal."""
+        stmt = sa.select(table_journal.c.table_id).distinct().order_by(table_journal.c.table_id)
+        return list(self._db.run(lambda conn: conn.execute(stmt).scalars().all()))
+
     def unsettled(self, table_id: str | None = None) -> list[tuple[str, int]]:
         """(table, hand number) of every hand started and neither settled nor voided."""
         stmt = sa.select(hands.c.table_id, hands.c.hand_id).where(hands.c.status == "open")

@@ -20,6 +20,8 @@ __all__ = [
     "ledger_accounts",
     "login_failures",
     "metadata",
+    "protection_uses",
+    "server_boots",
     "sessions",
     "table_journal",
     "transfers",
@@ -160,4 +162,25 @@ hand_players = sa.Table(
     sa.Column("seat", sa.Integer(), nullable=False),
     sa.Column("net", sa.BigInteger(), nullable=False),
     sa.Index("ix_hand_players_user", "user_id", "archive_id"),
+)
+
+protection_uses = sa.Table(
+    "protection_uses",
+    metadata,
+    sa.Column("id", BigId, primary_key=True, autoincrement=True),
+    sa.Column("user_id", sa.BigInteger(), nullable=False),
+    sa.Column("table_id", sa.String(100), nullable=False),
+    sa.Column("at_ms", sa.BigInteger(), nullable=False),
+    sa.Index("ix_protection_uses_user", "user_id", "at_ms"),
+    sa.Index("ix_protection_uses_at", "at_ms"),
+)
+
+server_boots = sa.Table(
+    "server_boots",
+    metadata,
+    sa.Column("id", BigId, primary_key=True, autoincrement=True),
+    sa.Column("boot_id", sa.String(64), nullable=False, unique=True),
+    sa.Column("started_ms", sa.BigInteger(), nullable=False),
+    sa.Column("journal_mark", sa.BigInteger(), nullable=False),
+    sa.Column("recovered_ms", sa.BigInteger(), nullable=True),
 )

@@ -19,9 +19,11 @@ from types import TracebackType
 from croupier.store.archive import HandArchive
 from croupier.store.audit import AuditReport, audit
 from croupier.store.bank import LedgerBank
+from croupier.store.boots import ServerBoots
 from croupier.store.db import Clock, Database, default_url
 from croupier.store.journal import SqlJournal
 from croupier.store.ledger import HOUSE_LEVY, HOUSE_RAKE, Ledger, LedgerAccount
+from croupier.store.protections import SqlProtections
 from croupier.store.users import SqlUsers
 
 __all__ = ["Store", "open_store"]
@@ -29,7 +31,8 @@ __all__ = ["Store", "open_store"]
 
 @dataclass(frozen=True, slots=True)
 class Store:
-    """Everything persistent: users and sessions, the ledger, the table journal, the archive."""
+    """Everything persistent: users and sessions, the ledger, the table journal, the
+    archive, the all-in protections, the server boots."""
 
     db: Database
     clock: Clock
@@ -38,6 +41,10 @@ class Store:
     journal: SqlJournal
     archive: HandArchive
     revision: str
+    protections: SqlProtections
+    """All-in protections per account over 24 hours (R-TIME-2): the tables' quota port."""
+    boots: ServerBoots
+    """Server starts and their recovery (R-CRASH-1)."""
 
     @property
     def backend(self) -> str:
@@ -96,4 +103,6 @@ def open_store(
         journal=journal,
         archive=HandArchive(db),
         revision=revision,
+        protections=SqlProtections(db, clock),
+        boots=ServerBoots(db, clock),
     )

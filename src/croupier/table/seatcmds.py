@@ -33,7 +33,6 @@ from croupier.table.events import (
     TableSnapshot,
 )
 from croupier.table.journal import BuyInAborted, BuyInIntent, CashOutDone, CashOutRecord
-from croupier.table.policies import protections_in_window
 from croupier.table.results import TableError
 from croupier.table.seating import Seat, check_buy_in, choose_seat, label_bot
 
@@ -222,6 +221,6 @@ def policy(t: Table, player_id: str) -> str:
 
 
 def protections_used(t: Table, player_id: str) -> int:
-    recent = protections_in_window(t.protections.get(player_id, []), t.clock.now())
-    t.protections[player_id] = recent
-    return len(recent)
+    """The all-in protections ``player_id`` used in the last 24 hours (R-TIME-2: the
+    room's count across every table when the table has the store's quota)."""
+    return t.quota.used(player_id)

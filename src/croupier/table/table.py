@@ -70,6 +70,7 @@ from croupier.table.events import (
     HandSettled,
     HandVoided,
     Notice,
+    PlayerLeft,
     Protected,
     ReloadOffered,
     SatOut,
@@ -80,21 +81,19 @@ from croupier.table.events import (
     Turn,
 )
 from croupier.table.journal import (
-    BuyInAborted,
-    CashOutDone,
     CashOutRecord,
     HandEndRecord,
     HandStartRecord,
     HandVoidRecord,
     Journal,
     ProtectionUsed,
-    Restarted,
     SeatsRecord,
     commit_deck,
-    plan_recovery,
 )
 from croupier.table.naiko import NaikoDesk
 from croupier.table.policies import DAY, automatic_action, can_protect
+from croupier.table.quota import LocalQuota, ProtectionQuota
+from croupier.table.restart import RESTART_REASON, restart_journal
 from croupier.table.results import CommandResult, TableError
 from croupier.table.seating import Seat
 
@@ -125,6 +124,7 @@ class Table:
         rng: _Rng | None = None,
         bank: Bank | None = None,
         faults: Callable[[str], None] | None = None,
+        quota: ProtectionQuota | None = None,
     ) -> None:
         shuffler = shuffler if shuffler is not None else SystemShuffler()
         if not shuffler.live and not config.testing:
@@ -150,7 +150,10 @@ class Table:
         self.last_plan: HandPlan | None = None
         self.hand_record: HandStartRecord | None = None
         self.button: int | None = None
-        self.protections: dict[str, list[float]] = {}
+        self.local_quota = LocalQuota(clock)
+        self.quota: ProtectionQuota = quota if quota is not None else self.local_quota
+        """Where all-in protections are counted (R-TIME-2): the room's, per account over 24
+        hours, in a server; this table's own count otherwise."""
         self.deadline: float | None = None
         self._bank_from: float | None = None
         self._answers: OrderedDict[str, CommandResult] = OrderedDict()
@@ -180,46 +183,47 @@ class Table:
         return table
 
     @classmethod
-    def restore(cls, config: TableConfig, **kwargs: Any) -> Table:
-        """Restart a table from its journal after a crash (R-CRASH-1).
+    def restore(cls, config: TableConfig, *, keep_seats: bool = False, **kwargs: Any) -> Table:
+        """Restart a table from its journal after a crash (R-CRASH-1, see
+        :mod:`croupier.table.restart`).
 
         The hand that was running (journaled start, no settlement) is voided: every stack
         is the journaled start stack. Settled hands are never replayed, so nothing is paid
-        twice. Cash-outs journaled but not confirmed are sent again (same ref). Every player
-        comes back disconnected, with the reconnection window running.
+        twice. Cash-outs journaled but not confirmed are sent again (same ref). A cash
+        table (the default) then sends every stack back to its owner's account and empties
+        every seat: nobody is dealt in before sitting down again. With ``keep_seats`` (a
+        tournament table) every player comes back disconnected, with the reconnection
+        window running.
         """
         table = cls(config, **kwargs)
-        rec = plan_recovery(table.journal.records(table.id))
-        table.log.epoch = rec.epoch + 1
-        table.journal.append(table.id, Restarted(table.epoch))
+        done = restart_journal(
+            table.id, table.journal, table.bank, keep_seats=keep_seats, ref=table._restart_ref
+        )
+        rec = done.recovery
+        table.log.epoch = done.epoch
         now = table.clock.now()
-        table.seats = {
-            s.seat: replace(s, disconnected_at=now, leaving=False, post_now=False)
-            for s in rec.seats
-        }
         table.hand_no = rec.next_hand - 1
         table.button = rec.button
-        if rec.void is not None:
-            table.journal.append(
-                table.id, HandVoidRecord(rec.void.hand_no, tuple(table.seats.values()), "crash")
+        if done.voided is not None:
+            stacks = tuple((s.seat, s.stack) for s in done.voided.seats)
+            table._publish(
+                HandVoided(done.voided.hand_no, "crash", stacks), hand_no=done.voided.hand_no
             )
-            stacks = tuple((s.seat, s.stack) for s in table.seats.values())
-            table._publish(HandVoided(rec.void.hand_no, "crash", stacks), hand_no=rec.void.hand_no)
-        for co in rec.pending_cash_outs:
-            table.bank.cash_out(co.player_id, co.amount, co.ref)
-            table.journal.append(table.id, CashOutDone(co.ref))
-        for intent in rec.pending_buy_ins:
-            # Taken or not? Ask again with the same ref (a no-op if it was taken), then
-            # give it back: the chips never reached a seat.
-            if table.bank.buy_in(intent.player_id, intent.amount, intent.ref):
-                table.bank.cash_out(intent.player_id, intent.amount, f"{intent.ref}:refund")
-            table.journal.append(table.id, BuyInAborted(intent.ref, "crash"))
+        for seat in done.left:
+            table._publish(PlayerLeft(seat.seat, seat.player_id, seat.stack, RESTART_REASON))
+        table.seats = {
+            s.seat: replace(s, disconnected_at=now, leaving=False, post_now=False)
+            for s in done.seats
+        }
         for used in rec.protections:
-            table.protections.setdefault(used.player_id, []).append(used.at)
+            table.local_quota.load(used.player_id, used.at)
         for s in table.seats.values():
             seatcmds.arm_window(table, s.player_id, now)
         table._schedule_hand()
         return table
+
+    def _restart_ref(self, epoch: int, what: str) -> str:
+        return f"{self.id}:{epoch}:{what}:{next(self._refs)}:{secrets.token_hex(4)}"
 
     # -- entry point ----------------------------------------------------------------------
 
@@ -709,12 +713,13 @@ class Table:
         seat = self.seats[self.plan.seats[pos]]
         self._cancel_decision()
         if protect_ok and can_protect(state, pos):
-            now = self.clock.now()
-            self.journal.append(self.id, ProtectionUsed(seat.player_id, now))
-            self.protections.setdefault(seat.player_id, []).append(now)
-            self._publish(Protected(seat.seat, seatcmds.protections_used(self, seat.player_id)))
-            self._engine(lambda: protect(state, pos))
-            return
+            limit = self.config.rules.all_in_protections_per_day
+            count = self.quota.take(seat.player_id, self.id, limit)
+            if count is not None:
+                self.journal.append(self.id, ProtectionUsed(seat.player_id, self.clock.now()))
+                self._publish(Protected(seat.seat, count))
+                self._engine(lambda: protect(state, pos))
+                return
         base, action = automatic_action(state, pos, timeout=reason == "timeout")
         kind = "stand_pat" if action.kind is A.ActionKind.DRAW else action.kind.value
         self._publish(TimedOut(seat.seat, kind, reason))

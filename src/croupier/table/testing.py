@@ -149,13 +149,15 @@ class Harness:
             "faults": self.faults,
         }
 
-    async def restart(self, *, seed: int | None = None) -> TableActor:
-        """Kill the actor (if alive) and restore the table from the journal."""
+    async def restart(self, *, seed: int | None = None, keep_seats: bool = True) -> TableActor:
+        """Kill the actor (if alive) and restore the table from the journal. By default the
+        seats are kept, as a tournament table resumes; ``keep_seats=False`` is a cash
+        table's restart (every stack home, every seat empty, R-CRASH-1)."""
         if self.actor.alive:
             await self.actor.stop()
         if seed is not None:
             self.seed = seed
-        self.actor = TableActor.restore(self.config, **self._kwargs())
+        self.actor = TableActor.restore(self.config, keep_seats=keep_seats, **self._kwargs())
         self.spectator = self.actor.subscribe(None, internal=True)
         return self.actor
 
