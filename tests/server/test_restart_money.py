@@ -117,6 +117,8 @@ def test_restart_returns_every_cash_stack_and_empties_every_seat(tmp_path: Path)
         async def after() -> None:
             registry = srv.app.state.services.registry
             live = registry.get("bots-1")
+            # R-TIME-2: the table counts all-in protections in the room's store, per account
+            assert live.actor.table.quota is srv.app.state.services.store.protections
             start = live.actor.table.hand_no
             await _wait(lambda: live.actor.table.hand_no >= start + 3)
             assert str(ids["pub"]) not in {s.player_id for s in live.actor.table.seats.values()}

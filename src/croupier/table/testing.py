@@ -108,6 +108,7 @@ class Harness:
     def __init__(self) -> None:
         self._ids = itertools.count(1)
         self.rng = None
+        self.quota: Any = None
 
     @classmethod
     async def create(
@@ -120,11 +121,14 @@ class Harness:
         faults: Callable[[str], None] | None = None,
         rule_overrides: dict[str, Any] | None = None,
         rng: Any = None,
+        quota: Any = None,
         **config: Any,
     ) -> Harness:
-        """``rng``: the table's injected rng (default ``random.Random(seed)``)."""
+        """``rng``: the table's injected rng (default ``random.Random(seed)``); ``quota``:
+        the all-in protection quota port (default: the table's own count)."""
         h = cls()
         h.rng = rng
+        h.quota = quota
         if isinstance(game, str):
             game = Game.of(game, blinds=(1, 2), rules=profile(rules, **(rule_overrides or {})))
         config.setdefault("testing", True)
@@ -147,6 +151,7 @@ class Harness:
             "rng": self.rng if self.rng is not None else random.Random(self.seed),
             "bank": self.bank,
             "faults": self.faults,
+            "quota": self.quota,
         }
 
     async def restart(self, *, seed: int | None = None, keep_seats: bool = True) -> TableActor:
