@@ -26,9 +26,7 @@ from typing import TYPE_CHECKING, Any
 import sqlalchemy as sa
 
 from croupier.store.boots import last_recovered_boot
-from croupier.store.journal import decode_record
 from croupier.store.schema import hands, table_journal
-from croupier.table.journal import plan_recovery
 
 if TYPE_CHECKING:
     from croupier.store.audit import AuditData
@@ -47,25 +45,66 @@ def _escrows(data: AuditData) -> dict[str, dict[int, int]]:
     return dict(out)
 
 
-def _journals(conn: sa.Connection, table_ids: list[str]) -> dict[str, tuple[list[Any], int]]:
-    """Each table's records and the id of its last record."""
-    found: dict[str, tuple[list[Any], int]] = {}
+SEAT_RECORDS = ("SeatsRecord", "HandStartRecord", "HandEndRecord", "HandVoidRecord")
+"""Journal records that carry a table's whole seat map (the last one is the table's)."""
+
+
+class _TableState:
+    """What the escrow check needs of a table's journal, read without decoding it all."""
+
+    def __init__(self) -> None:
+        self.last_id = 0
+        self.seats: dict[int, int] = defaultdict(int)
+        self.intents: dict[str, tuple[int, int]] = {}
+
+    def in_flight(self, uid: int) -> int:
+        return sum(amount for u, amount in self.intents.values() if u == uid)
+
+
+def _journal_states(conn: sa.Connection, table_ids: list[str]) -> dict[str, _TableState]:
+    """Each table's seat map (the last record carrying one, the same as
+    :func:`~croupier.table.journal.plan_recovery` reads), its buy-ins in flight and the id
+    of its last record."""
+    found: dict[str, _TableState] = {}
+    tj = table_journal.c
     for start in range(0, len(table_ids), 500):
         chunk = table_ids[start : start + 500]
-        rows = conn.execute(
-            sa.select(
-                table_journal.c.id,
-                table_journal.c.table_id,
-                table_journal.c.type,
-                table_journal.c.body,
-            )
-            .where(table_journal.c.table_id.in_(chunk))
-            .order_by(table_journal.c.id)
+        for table_id, last in conn.execute(
+            sa.select(tj.table_id, sa.func.max(tj.id))
+            .where(tj.table_id.in_(chunk))
+            .group_by(tj.table_id)
+        ):
+            found.setdefault(table_id, _TableState()).last_id = int(last)
+        last_seats = (
+            sa.select(sa.func.max(tj.id))
+            .where(tj.table_id.in_(chunk), tj.type.in_(SEAT_RECORDS))
+            .group_by(tj.table_id)
         )
-        for row in rows:
-            records, _ = found.get(row.table_id, ([], 0))
-            records.append(decode_record(row.type, row.body))
-            found[row.table_id] = (records, int(row.id))
+        for table_id, body in conn.execute(
+            sa.select(tj.table_id, tj.body).where(tj.id.in_(last_seats))
+        ):
+            state = found[table_id]
+            for seat in body.get("seats") or ():
+                uid = _account(str(seat.get("player_id", "")))
+                if uid is not None:
+                    state.seats[uid] += int(seat.get("stack", 0))
+        rows = conn.execute(
+            sa.select(tj.table_id, tj.type, tj.body)
+            .where(
+                tj.table_id.in_(chunk), tj.type.in_(("BuyInIntent", "BuyInAborted", "SeatsRecord"))
+            )
+            .order_by(tj.id)
+        )
+        for table_id, kind, body in rows:
+            intents = found[table_id].intents
+            if kind == "BuyInIntent":
+                uid = _account(str(body.get("player_id", "")))
+                if uid is not None:
+                    intents[str(body["ref"])] = (uid, int(body["amount"]))
+            elif kind == "BuyInAborted":
+                intents.pop(str(body.get("ref")), None)
+            else:
+                intents.pop(str(body.get("buy_in") or ""), None)
     return found
 
 
@@ -77,33 +116,22 @@ def check_escrow(data: AuditData) -> Iterator[str]:
     escrows = _escrows(data)
     if not escrows:
         return
-    journals = _journals(data.conn, sorted(escrows))
+    journals = _journal_states(data.conn, sorted(escrows))
     boot = last_recovered_boot(data.conn)
     for table_id, held in sorted(escrows.items()):
         total = sum(held.values())
-        if table_id not in journals:
+        state = journals.get(table_id)
+        if state is None:
             yield f"table {table_id} has no journal but its escrow holds {total} chips ({held})"
             continue
-        records, last_id = journals[table_id]
-        plan = plan_recovery(records)
-        seated: dict[int, int] = defaultdict(int)
-        for seat in plan.seats:
-            uid = _account(seat.player_id)
-            if uid is not None:
-                seated[uid] += seat.stack
-        in_flight: dict[int, int] = defaultdict(int)
-        for intent in plan.pending_buy_ins:
-            uid = _account(intent.player_id)
-            if uid is not None:
-                in_flight[uid] += intent.amount
-        for uid in sorted(set(held) | {u for u, s in seated.items() if s}):
-            have, want = held.get(uid, 0), seated.get(uid, 0)
-            if not want <= have <= want + in_flight.get(uid, 0):
+        for uid in sorted(set(held) | {u for u, s in state.seats.items() if s}):
+            have, want = held.get(uid, 0), state.seats.get(uid, 0)
+            if not want <= have <= want + state.in_flight(uid):
                 yield (
                     f"escrow table:{table_id}:{uid} holds {have} chips but the table's journal"
                     f" seats {want}"
                 )
-        if boot is not None and last_id <= boot.journal_mark:
+        if boot is not None and state.last_id <= boot.journal_mark:
             when = datetime.fromtimestamp(boot.started_ms / 1000, UTC).isoformat(timespec="seconds")
             yield (
                 f"table {table_id} did not restart after the server restart of {when} but its"
