@@ -12,6 +12,7 @@ import dataclasses
 import itertools
 import logging
 import time
+import uuid
 from collections import deque
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -248,7 +249,9 @@ class TableRegistry:
         ledger = self.store.ledger
         chips = ledger.balances(record.id).chips
         if chips < BOT_CHIPS // 2:
-            key = f"bot-fund:{record.id}:{chips}:{ledger.balances(record.id).diamonds}"
+            # A key of its own for each funding (never derived from a balance, which can
+            # come back to the same value and would replay an earlier grant).
+            key = f"bot-fund:{record.id}:{uuid.uuid4().hex}"
             ledger.grant_diamonds(record.id, BOT_CHIPS, key=key + ":d", reason="bot")
             ledger.buy_chips(record.id, BOT_CHIPS, key=key + ":c")
         return record.id
