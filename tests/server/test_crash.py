@@ -36,7 +36,7 @@ def _start(url: str, port: int, log: Path) -> subprocess.Popen[bytes]:
         proc = subprocess.Popen(
             [sys.executable, "-m", "croupier.server"], env=env, stdout=out, stderr=subprocess.STDOUT
         )
-    deadline = time.monotonic() + 60
+    deadline = time.monotonic() + 300  # a loaded CI machine starts 20 tables slowly
     while True:
         try:
             if httpx.get(f"http://127.0.0.1:{port}/health", timeout=1).status_code == 200:

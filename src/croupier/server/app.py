@@ -124,6 +124,7 @@ async def _start(app: Starlette, settings: Settings) -> Services:
         services.tournaments.add(sng, recurring=True)
         spin10 = spin("spin-10", "Spin 10", buy_in=10, between_hands=pace, bot_delay=delay)
         services.tournaments.add(spin10, recurring=True)
+    last = await asyncio.to_thread(store.boots.last_recovered)
     boot = await asyncio.to_thread(store.boots.begin)
     specs = {s.table_id: s for s in DEFAULT_TABLES} if settings.default_tables else {}
     for i in range(1, settings.bot_tables + 1):
@@ -133,7 +134,11 @@ async def _start(app: Starlette, settings: Settings) -> Services:
         await registry.open(spec)
     # R-CRASH-1: every other journaled cash table (private, quick match, no longer
     # configured) sends its stacks home; then the boot counts as recovered (audit).
-    closed = registry.close_abandoned(store.journal.tables())
+    # Candidates: every table that wrote since the last complete recovery, and every
+    # table whose escrow holds chips (anything older was closed then).
+    since = last.journal_mark if last is not None else 0
+    candidates = {*store.journal.tables(after=since), *store.ledger.escrow_tables()}
+    closed = registry.close_abandoned(candidates)
     if closed:
         log.info("%d tables closed at restart, every stack back to its account", len(closed))
     await asyncio.to_thread(store.boots.recovered, boot.boot_id)

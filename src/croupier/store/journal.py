@@ -307,9 +307,14 @@ class SqlJournal:
         rows = self._db.run(lambda conn: conn.execute(stmt).all())
         return tuple(decode_record(r.type, r.body) for r in rows)
 
-    def tables(self) -> list[str]:
-        """Every table that has a journal."""
-        stmt = sa.select(table_journal.c.table_id).distinct().order_by(table_journal.c.table_id)
+    def tables(self, *, after: int = 0) -> list[str]:
+        """Every table that has a journal (with ``after``: a record after that record id)."""
+        stmt = (
+            sa.select(table_journal.c.table_id)
+            .where(table_journal.c.id > after)
+            .distinct()
+            .order_by(table_journal.c.table_id)
+        )
         return list(self._db.run(lambda conn: conn.execute(stmt).scalars().all()))
 
     def unsettled(self, table_id: str | None = None) -> list[tuple[str, int]]:

@@ -487,6 +487,16 @@ class Ledger:
         rows = self._db.run(lambda conn: conn.execute(stmt).all())
         return {int(r.user_id): int(r.balance) for r in rows}
 
+    def escrow_tables(self) -> list[str]:
+        """Every table whose escrow holds chips."""
+        stmt = (
+            sa.select(ledger_accounts.c.table_id)
+            .where(ledger_accounts.c.kind == "escrow", ledger_accounts.c.balance != 0)
+            .distinct()
+            .order_by(ledger_accounts.c.table_id)
+        )
+        return [str(t) for t in self._db.run(lambda conn: conn.execute(stmt).scalars().all())]
+
     def get_transfer(self, key: str) -> Transfer | None:
         """The transfer recorded under an idempotency key, if any."""
         found = self._db.run(lambda conn: self._find(conn, key))
