@@ -5,10 +5,12 @@ exchanges), R-RAKE-1 (house rake and levy against the hands)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import pytest
 
 from croupier.store import Leg, Store, user_account
-from croupier.store.audit import CHECKS, AuditReport
+from croupier.store.audit import CHECKS, AuditData, AuditReport, audit
 from croupier.store.ledger import (
     HOUSE_DIAMONDS,
     HOUSE_LEVY,
@@ -47,6 +49,21 @@ def test_checks_are_named_and_extendable(store: Store) -> None:
     assert report.ok, report.discrepancies
     assert report.checks == tuple(name for name, _ in CHECKS)
     assert {"balances", "issued", "escrow", "rake", "diamonds"} <= set(report.checks)
+
+
+def test_a_new_check_is_one_line(store: Store) -> None:
+    """Another area adds a named check with the shared helpers; what it yields is named."""
+    ann = _player(store, "Ann")
+    store.ledger.buy_in("t5", ann, 40, key="pool-in")
+
+    def pools(data: AuditData) -> Iterator[str]:
+        yield from data.expect_balance(f"table:t5:{ann}", 30, "entries minus payouts")
+        assert data.flows(f"user:{ann}:chips") == {"buy_chips": 1000, "buy_in": -40}
+
+    report = audit(store.db, (*CHECKS, ("pools", pools)))
+    assert report.by_check["pools"] == (
+        f"table:t5:{ann} holds 40 but entries minus payouts make 30",
+    )
 
 
 def test_escrow_of_a_table_that_did_not_restart_is_named(store: Store) -> None:

@@ -117,6 +117,14 @@ class AuditData:
             out[str(transfer.kind)] += amount
         return dict(out)
 
+    def expect_balance(self, key: str, expected: int, because: str) -> Iterator[str]:
+        """A discrepancy when the account ``key`` does not hold ``expected`` (``because``
+        says where that figure comes from): the generic form of a pool's check, e.g.
+        ``data.expect_balance("pool:t1", entries - payouts, "entries minus payouts")``."""
+        held = self.balance(key)
+        if held != expected:
+            yield f"{key} holds {held} but {because} make {expected}"
+
     def leg_amounts(self, transfer_id: int) -> dict[str, int]:
         """A transfer's entries by account key."""
         return {self.accounts[a].key: amount for a, amount in self.legs.get(transfer_id, [])}
