@@ -13,7 +13,8 @@ import httpx
 import pytest
 
 from croupier.store import open_store
-from croupier.table.journal import HandStartRecord, Restarted, plan_recovery
+from croupier.table.journal import HandStartRecord, Restarted, SeatsRecord, plan_recovery
+from croupier.table.seating import Seat
 from tests.server.live import ORIGIN, Client, LiveServer, fast_settings, register_and_login
 
 BUY_IN = 200
@@ -145,5 +146,46 @@ def test_restart_returns_every_cash_stack_and_empties_every_seat(tmp_path: Path)
         restart_at = max(i for i, r in enumerate(records) if isinstance(r, Restarted))
         dealt = [r for r in records[restart_at:] if isinstance(r, HandStartRecord)]
         assert dealt and all(str(ids["pub"]) not in r.players for r in dealt)
+        report = store.audit()
+        assert report.ok, report.discrepancies
+
+
+def test_first_start_frees_escrows_stuck_by_earlier_versions(tmp_path: Path) -> None:
+    """R-CRASH-1: a database from before this policy (private and quick-match tables whose
+    players' chips stayed in escrow, no boot ever recorded) is cleaned at the first start:
+    every stuck stack goes home, an interrupted hand there is voided first, the audit is
+    clean."""
+    url = f"sqlite:///{tmp_path / 'old.sqlite3'}"
+    with open_store(url) as store:
+        ids = []
+        for name in ("stuckann", "stuckbob"):
+            uid = store.users.create_user(name, name, None, "player", 0).id
+            store.ledger.grant_diamonds(uid, 500, key=f"g-{name}")
+            store.ledger.buy_chips(uid, 500, key=f"b-{name}")
+            ids.append(uid)
+        seats = []
+        for i, (table, uid) in enumerate(
+            (("private-old1", ids[0]), ("arcade-qm-old2", ids[1]), ("arcade-qm-old2", ids[0]))
+        ):
+            store.bank(table).buy_in(str(uid), 100 + i, f"old-{i}")
+            seats.append((table, Seat(i, str(uid), stack=100 + i)))
+        for table in ("private-old1", "arcade-qm-old2"):
+            mine = tuple(s for t, s in seats if t == table)
+            store.journal.append(table, SeatsRecord(mine, "sit_down"))
+        mine = tuple(s for t, s in seats if t == "arcade-qm-old2")
+        start = HandStartRecord(
+            4, mine, (1, 2), tuple(s.player_id for s in mine), (101, 102), 1, "c", (), b""
+        )
+        store.journal.append("arcade-qm-old2", start)
+        assert store.boots.last_recovered() is None
+    srv = LiveServer(fast_settings(url, default_tables=False))
+    srv.start()
+    srv.stop()
+    with open_store(url) as store:
+        assert store.ledger.escrow("private-old1") == {}
+        assert store.ledger.escrow("arcade-qm-old2") == {}
+        assert [store.ledger.balances(u).chips for u in ids] == [500, 500]
+        assert store.journal.hand_status("arcade-qm-old2", 4) == "void"
+        assert store.boots.last_recovered() is not None
         report = store.audit()
         assert report.ok, report.discrepancies
