@@ -57,6 +57,7 @@ class LiveServer:
             log_level="warning",
             ws_max_size=settings.max_frame_bytes,
             lifespan="on",
+            proxy_headers=False,  # as croupier.server.serve: the app reads X-Forwarded-For
         )
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, daemon=True)

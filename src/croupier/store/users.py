@@ -228,6 +228,25 @@ class SqlUsers:
         )
         self._db.run(lambda c: c.execute(stmt))
 
+    def remove_failure(self, scope: str, subject: str, at_ms: int) -> None:
+        """Forget the failure recorded at ``at_ms`` (a login attempt counted before its
+        password check, which then succeeded)."""
+        stmt = login_failures.delete().where(
+            login_failures.c.scope == scope,
+            login_failures.c.subject == subject[:128],
+            login_failures.c.at_ms == at_ms,
+        )
+        self._db.run(lambda c: c.execute(stmt))
+
+    def has_session_from(self, user_id: int, ip: str) -> bool:
+        """Whether ``user_id`` ever logged in from address ``ip`` (a session row remembers it)."""
+        stmt = (
+            sa.select(sessions.c.token_hash)
+            .where(sessions.c.user_id == user_id, sessions.c.ip == ip[:64])
+            .limit(1)
+        )
+        return self._db.run(lambda c: c.execute(stmt).first()) is not None
+
     def prune_failures(self, before_ms: int) -> int:
         """Delete failures older than ``before_ms``; returns how many."""
         stmt = login_failures.delete().where(login_failures.c.at_ms < before_ms)
