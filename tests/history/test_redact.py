@@ -4,6 +4,7 @@ and every such file replays exactly (issue 10, Secrets; R-FAIR-1)."""
 
 from __future__ import annotations
 
+import contextlib
 import random
 
 import pytest
@@ -124,14 +125,16 @@ def _naiko_hand(rng: random.Random) -> tuple[Game, list[Event]]:
     while not nh.hand.is_over:
         s = nh.hand
         p = s.actor
-        if s.phase is Phase.BETTING and Power.ECHANGE_DE_MANCHE not in nh.used[p]:
-            if rng.random() < 0.6 and nh.destellos[p] >= 2:
-                card = rng.choice(list(s.hole_cards[p]))
-                try:
-                    nh, more = use_power(nh, p, Power.ECHANGE_DE_MANCHE, card=card)
-                    events.extend(more)
-                except ValueError:
-                    pass
+        if (
+            s.phase is Phase.BETTING
+            and Power.ECHANGE_DE_MANCHE not in nh.used[p]
+            and rng.random() < 0.6
+            and nh.destellos[p] >= 2
+        ):
+            card = rng.choice(list(s.hole_cards[p]))
+            with contextlib.suppress(ValueError):
+                nh, more = use_power(nh, p, Power.ECHANGE_DE_MANCHE, card=card)
+                events.extend(more)
         nh, more = act(nh, _policy(rng, nh.hand))
         events.extend(more)
     return game, events
@@ -170,7 +173,8 @@ def test_all_in_protection_is_recorded_and_replays() -> None:
         while not s.is_over:
             if victim < 0 and s.phase is Phase.BETTING and rng.random() < 0.3:
                 cands = [
-                    p for p in range(n)
+                    p
+                    for p in range(n)
                     if not s.folded[p] and s.stacks[p] > 0 and s.contributions[p] > 0
                 ]
                 if cands:

@@ -1,0 +1,141 @@
+"""PHH downloads of draw hands played at a real server (issue 10, Secrets; R-FAIR-1).
+
+Two accounts play heads-up 2-7 Triple Draw at a private table over the WebSocket, each
+drawing two cards at every draw and showing down. Each then downloads every hand as PHH
+over HTTP: the file records every draw (``sd`` + ``d dh``), holds none of the other
+player's cards that were never shown (first cards discarded, discards), and replays
+exactly with ``croupier phh verify``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from typer.testing import CliRunner
+
+from croupier.cli import app
+from croupier.engine.cards import Card
+from croupier.history.phh import HandHistory, Verb, load_phh
+from tests.server.live import ORIGIN, Client, LiveServer, fast_settings, register_and_login, running
+from tests.server.test_followups import Player, _drive, _fund, _passive
+
+HANDS = 3
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    path: Path = tmp_path_factory.mktemp("phh") / "db.sqlite3"
+    with running(fast_settings(f"sqlite:///{path}", default_tables=False)) as srv:
+        yield srv
+
+
+def _decide(p: Player, turn: dict[str, Any]) -> list[dict[str, Any]]:
+    legal = turn["view"]["legal"]
+    if turn["phase"] == "drawing" or legal["can_draw"]:
+        mine = turn["view"]["players"][turn["position"]]["cards"]
+        return [{"type": "draw", "discards": "".join(mine[:2])}]
+    if legal["can_check"]:
+        return [{"type": "act", "action": "check"}]
+    if legal["can_call"]:
+        return [{"type": "act", "action": "call"}]
+    return _passive(p, turn)
+
+
+def _settled(p: Player) -> int:
+    return sum(1 for e in p.events if e["type"] == "hand_settled")
+
+
+def _never_shown_to(full: HandHistory, viewer: int) -> set[Card]:
+    shown: dict[int, set[Card]] = {}
+    for a in full.actions:
+        if a.verb is Verb.SHOW_MUCK and a.player is not None and a.cards:
+            shown.setdefault(a.player, set()).update(c for c in a.cards if c is not None)
+    out: set[Card] = set()
+    for a in full.actions:
+        if a.player is None or a.player == viewer or not a.cards:
+            continue
+        if a.verb in (Verb.DEAL_HOLE, Verb.DISCARD):
+            out.update(c for c in a.cards if c is not None and c not in shown.get(a.player, ()))
+    return out
+
+
+def test_draw_hands_download_without_unshown_cards_and_replay(
+    server: LiveServer, tmp_path: Path
+) -> None:
+    """Issue 10: a player who showed down after drawing has only their final cards in the
+    other player's download; draws are recorded; every download verifies exact."""
+    tokens = {n: register_and_login(server.url, n) for n in ("drawer_a", "drawer_b")}
+    for t in tokens.values():
+        _fund(server, t)
+
+    async def go() -> tuple[str, list[Player]]:
+        clients = {n: await Client.open(server.ws_url, t) for n, t in tokens.items()}
+        made = await clients["drawer_a"].command(
+            {"type": "create_private", "game": "27td", "seats": 2, "bots": False}
+        )
+        assert made["accepted"], made
+        table_id, code = made["data"]["table_id"], made["data"]["code"]
+        players = []
+        for n, c in clients.items():
+            me = httpx.get(
+                server.url + "/api/me", headers={"Authorization": f"Bearer {tokens[n]}"}
+            ).json()
+            await c.send({"type": "subscribe", "table_id": table_id, "code": code})
+            await c.expect("subscribed")
+            ack = await c.command(
+                {"type": "sit", "table_id": table_id, "buy_in": 100, "code": code}
+            )
+            assert ack["accepted"], ack
+            players.append(Player(n, c, str(me["id"])))
+        done = asyncio.Event()
+        await asyncio.gather(
+            *(
+                _drive(p, table_id, _decide, done, lambda q: _settled(q) >= HANDS, 90.0)
+                for p in players
+            )
+        )
+        for c in clients.values():
+            await c.close()
+        return table_id, players
+
+    table_id, _ = asyncio.run(go())
+    archive = server.app.state.services.store.archive
+    files = []
+    checked = leaks_possible = with_draws = 0
+    for name, token in tokens.items():
+        with httpx.Client(
+            base_url=server.url, headers={"Authorization": f"Bearer {token}", "Origin": ORIGIN}
+        ) as h:
+            listed = [r for r in h.get("/api/hands").json() if r["table_id"] == table_id]
+            assert len(listed) >= HANDS
+            for row in listed:
+                stored = archive.get(table_id, row["hand_id"])
+                full = load_phh(stored.phh)
+                viewer = stored.summary["players"].index(str(h.get("/api/me").json()["id"]))
+                r = h.get(f"/api/hands/{table_id}/{row['hand_id']}.phh")
+                assert r.status_code == 200, r.text
+                mine = load_phh(r.text)
+                draws = [a for a in full.actions if a.verb is Verb.DISCARD]
+                with_draws += len(draws) >= 2
+                hidden = _never_shown_to(full, viewer)
+                leaks_possible += len(hidden)
+                seen = {c for a in mine.actions for c in (a.cards or ()) if c is not None}
+                assert not hidden & seen, (name, hidden & seen, r.text)
+                for a in mine.actions:
+                    if a.verb is Verb.DISCARD and a.player != viewer and a.cards:
+                        assert set(a.cards) == {None}, r.text
+                path = tmp_path / f"{name}-{row['hand_id']}.phh"
+                path.write_text(r.text)
+                files.append(path)
+                checked += 1
+    # A hand can end before the draw (a fold, or a clock that ran out before a driver
+    # started: a timeout hand, exported and verified like the others).
+    assert checked >= 2 * HANDS and with_draws >= 2 * (HANDS - 1) and leaks_possible > 0
+    result = CliRunner().invoke(app, ["phh", "verify", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    assert f"{len(files)} hands: {len(files)} exact" in result.output, result.output
