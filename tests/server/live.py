@@ -94,7 +94,7 @@ def running(settings: Settings) -> Iterator[LiveServer]:
 
 
 def register_and_login(base: str, name: str, password: str = "correct horse battery") -> str:
-    with httpx.Client(base_url=base, headers={"Origin": ORIGIN}) as http:
+    with httpx.Client(base_url=base, headers={"Origin": ORIGIN}, timeout=30) as http:
         r = http.post("/api/register", json={"name": name, "password": password})
         assert r.status_code == 201, r.text
         r = http.post("/api/login", json={"name": name, "password": password})

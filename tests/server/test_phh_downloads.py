@@ -34,16 +34,40 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
         yield srv
 
 
+_EXCHANGED: set[tuple[str, int]] = set()
+"""(player, hand number) pairs that already tried an Échange de Manche."""
+
+
 def _decide(p: Player, turn: dict[str, Any]) -> list[dict[str, Any]]:
     legal = turn["view"]["legal"]
+    mine = turn["view"]["players"][turn["position"]]["cards"]
     if turn["phase"] == "drawing" or legal["can_draw"]:
-        mine = turn["view"]["players"][turn["position"]]["cards"]
         return [{"type": "draw", "discards": "".join(mine[:2])}]
+    first: list[dict[str, Any]] = []
+    hand = sum(1 for e in p.events if e["type"] == "hand_began")
+    if turn.get("naiko") and turn["phase"] == "betting" and (p.pid, hand) not in _EXCHANGED:
+        _EXCHANGED.add((p.pid, hand))
+        first = [{"type": "use_power", "power": "echange_de_manche", "card": mine[0]}]
+    if turn["phase"] == "showdown" or legal["show_or_muck"]:
+        return [{"type": "show", "show": True}]
     if legal["can_check"]:
-        return [{"type": "act", "action": "check"}]
+        return [*first, {"type": "act", "action": "check"}]
     if legal["can_call"]:
-        return [{"type": "act", "action": "call"}]
+        return [*first, {"type": "act", "action": "call"}]
     return _passive(p, turn)
+
+
+def _swaps(p: Player) -> list[dict[str, Any]]:
+    """The draws with discards and the exchanges ``p`` saw settle (``drew`` events), with
+    the hand they belong to."""
+    out = []
+    hand = 0
+    for e in p.events:
+        if e["type"] == "hand_began":
+            hand += 1
+        elif e["type"] == "drew" and e.get("discarded"):
+            out.append({"hand": hand, **e})
+    return out
 
 
 def _settled(p: Player) -> int:
@@ -64,26 +88,30 @@ def _never_shown_to(full: HandHistory, viewer: int) -> set[Card]:
     return out
 
 
-def test_draw_hands_download_without_unshown_cards_and_replay(
-    server: LiveServer, tmp_path: Path
+@pytest.mark.parametrize(
+    ("game", "profile"), [("27td", "room"), ("nlhe", "naiko")], ids=["triple-draw", "naiko"]
+)
+def test_downloads_hold_no_unshown_card_and_replay(
+    server: LiveServer, tmp_path: Path, game: str, profile: str
 ) -> None:
-    """Issue 10: a player who showed down after drawing has only their final cards in the
-    other player's download; draws are recorded; every download verifies exact."""
-    tokens = {n: register_and_login(server.url, n) for n in ("drawer_a", "drawer_b")}
+    """Issue 10: a player who showed down after drawing (2-7 Triple Draw) or after an
+    Échange de Manche (Naiko) has only their final cards in the other player's download;
+    draws and exchanges are recorded; every download verifies exact."""
+    tokens = {n: register_and_login(server.url, f"{n}_{profile}") for n in ("pa", "pb")}
     for t in tokens.values():
         _fund(server, t)
 
     async def go() -> tuple[str, list[Player]]:
         clients = {n: await Client.open(server.ws_url, t) for n, t in tokens.items()}
-        made = await clients["drawer_a"].command(
-            {"type": "create_private", "game": "27td", "seats": 2, "bots": False}
+        made = await clients["pa"].command(
+            {"type": "create_private", "game": game, "profile": profile, "seats": 2}
         )
         assert made["accepted"], made
         table_id, code = made["data"]["table_id"], made["data"]["code"]
         players = []
         for n, c in clients.items():
             me = httpx.get(
-                server.url + "/api/me", headers={"Authorization": f"Bearer {tokens[n]}"}
+                server.url + "/api/me", timeout=30, headers={"Authorization": f"Bearer {tokens[n]}"}
             ).json()
             await c.send({"type": "subscribe", "table_id": table_id, "code": code})
             await c.expect("subscribed")
@@ -93,12 +121,13 @@ def test_draw_hands_download_without_unshown_cards_and_replay(
             assert ack["accepted"], ack
             players.append(Player(n, c, str(me["id"])))
         done = asyncio.Event()
-        await asyncio.gather(
-            *(
-                _drive(p, table_id, _decide, done, lambda q: _settled(q) >= HANDS, 90.0)
-                for p in players
-            )
-        )
+
+        def enough(q: Player) -> bool:
+            # hands whose file must hold a draw or an exchange (see the assert below)
+            swapped = {e["hand"] for x in players for e in _swaps(x)}
+            return _settled(q) >= HANDS + 1 and len(swapped) >= HANDS - 1
+
+        await asyncio.gather(*(_drive(p, table_id, _decide, done, enough, 120.0) for p in players))
         for c in clients.values():
             await c.close()
         return table_id, players
@@ -109,7 +138,9 @@ def test_draw_hands_download_without_unshown_cards_and_replay(
     checked = leaks_possible = with_draws = 0
     for name, token in tokens.items():
         with httpx.Client(
-            base_url=server.url, headers={"Authorization": f"Bearer {token}", "Origin": ORIGIN}
+            base_url=server.url,
+            headers={"Authorization": f"Bearer {token}", "Origin": ORIGIN},
+            timeout=30,
         ) as h:
             listed = [r for r in h.get("/api/hands").json() if r["table_id"] == table_id]
             assert len(listed) >= HANDS
@@ -121,7 +152,7 @@ def test_draw_hands_download_without_unshown_cards_and_replay(
                 assert r.status_code == 200, r.text
                 mine = load_phh(r.text)
                 draws = [a for a in full.actions if a.verb is Verb.DISCARD]
-                with_draws += len(draws) >= 2
+                with_draws += bool(draws)
                 hidden = _never_shown_to(full, viewer)
                 leaks_possible += len(hidden)
                 seen = {c for a in mine.actions for c in (a.cards or ()) if c is not None}
@@ -135,7 +166,10 @@ def test_draw_hands_download_without_unshown_cards_and_replay(
                 checked += 1
     # A hand can end before the draw (a fold, or a clock that ran out before a driver
     # started: a timeout hand, exported and verified like the others).
-    assert checked >= 2 * HANDS and with_draws >= 2 * (HANDS - 1) and leaks_possible > 0
+    assert checked >= 2 * HANDS and with_draws >= 2 * (HANDS - 1) and leaks_possible > 0, (
+        checked,
+        with_draws,
+    )
     result = CliRunner().invoke(app, ["phh", "verify", str(tmp_path)])
     assert result.exit_code == 0, result.output
     assert f"{len(files)} hands: {len(files)} exact" in result.output, result.output

@@ -71,6 +71,7 @@ async def _open(srv: LiveServer, token: str | None, address: str) -> Client:
 def _login(srv: LiveServer, name: str, address: str) -> str:
     r = httpx.post(
         srv.url + "/api/login",
+        timeout=30,
         json={"name": name, "password": PASSWORD},
         headers={"Origin": ORIGIN, "X-Forwarded-For": address},
     )
@@ -148,7 +149,7 @@ def test_a_huge_body_is_refused_while_streaming(server: LiveServer) -> None:
 def test_deeply_nested_json_is_a_clear_400(server: LiveServer) -> None:
     """Issue 10: deeply nested JSON in an HTTP body is 400 ``too_deep`` (not a 500); over
     the WebSocket it is ``bad_json`` and the connection keeps working."""
-    with httpx.Client(base_url=server.url, headers={"Origin": ORIGIN}) as h:
+    with httpx.Client(base_url=server.url, headers={"Origin": ORIGIN}, timeout=30) as h:
         deep = "[" * 5000 + "]" * 5000
         r = h.post("/api/login", content=deep.encode())
         assert r.status_code == 400 and r.json()["error"]["code"] == "too_deep", r.text
@@ -203,7 +204,7 @@ def test_security_headers_on_every_response(server: LiveServer) -> None:
     """Issue 10: every page, file, API answer and error carries a CSP without inline
     script, frame-ancestors 'none' and X-Frame-Options, nosniff and a Referrer-Policy; the
     client has no inline script or handler for that CSP to block."""
-    with httpx.Client(base_url=server.url, headers={"Origin": ORIGIN}) as h:
+    with httpx.Client(base_url=server.url, headers={"Origin": ORIGIN}, timeout=30) as h:
         answers = [
             h.get("/"),
             h.get("/index.html"),
@@ -245,7 +246,7 @@ def test_cookie_secure_follows_the_scheme(server: LiveServer, tmp_path: Path) ->
     header from an untrusted peer changes nothing; ``always`` always sets it."""
     register_and_login(server.url, "cookie_ann")
     body = {"name": "cookie_ann", "password": PASSWORD}
-    with httpx.Client(base_url=server.url, headers={"Origin": ORIGIN}) as h:
+    with httpx.Client(base_url=server.url, headers={"Origin": ORIGIN}, timeout=30) as h:
         assert not _secure(h.post("/api/login", json=body))
         via_tls = h.post("/api/login", json=body, headers={"X-Forwarded-Proto": "https"})
         assert _secure(via_tls) and "httponly" in via_tls.headers["set-cookie"].lower()
@@ -257,6 +258,7 @@ def test_cookie_secure_follows_the_scheme(server: LiveServer, tmp_path: Path) ->
             register_and_login(other.url, "cookie_bob")
             r = httpx.post(
                 other.url + "/api/login",
+                timeout=30,
                 json={"name": "cookie_bob", "password": PASSWORD},
                 headers={"Origin": ORIGIN, "X-Forwarded-Proto": "https"},
             )
@@ -275,7 +277,7 @@ def test_forwarded_for_is_trusted_only_from_named_proxies(tmp_path: Path) -> Non
             registration_burst=2,
             trusted_proxies=trusted,
         )
-        with running(settings) as srv, httpx.Client(base_url=srv.url) as h:
+        with running(settings) as srv, httpx.Client(base_url=srv.url, timeout=30) as h:
             codes = []
             for i in range(4):
                 r = h.post(
@@ -319,7 +321,7 @@ def test_login_throttle_is_atomic_and_cannot_lock_the_owner_out(server: LiveServ
     assert codes.count("throttled") == 56
     _login(server, "victim", "192.0.2.10")  # the owner elsewhere: not locked out
 
-    with httpx.Client(base_url=server.url, headers={"Origin": ORIGIN}) as h:
+    with httpx.Client(base_url=server.url, headers={"Origin": ORIGIN}, timeout=30) as h:
         spread = [
             h.post("/api/login", json=guess, headers={"X-Forwarded-For": f"10.66.{i}.1"})
             for i in range(50)
