@@ -173,3 +173,91 @@ def test_downloads_hold_no_unshown_card_and_replay(
     result = CliRunner().invoke(app, ["phh", "verify", str(tmp_path)])
     assert result.exit_code == 0, result.output
     assert f"{len(files)} hands: {len(files)} exact" in result.output, result.output
+
+
+async def _leave_mid_hand(p: Player, table_id: str) -> None:
+    """Play the first hand, then drop the connection in the second one while the other
+    player is to act (the table then protects ``p`` on their turn, R-TIME-2)."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + 60
+    began = 0
+    while loop.time() < deadline:
+        frame = await p.client.recv(max(0.1, deadline - loop.time()))
+        if frame["type"] != "event":
+            continue
+        ev = frame["event"]
+        p.events.append(ev)
+        if ev["type"] == "hand_began":
+            began += 1
+        elif ev["type"] == "turn" and began >= 2 and ev["player_id"] != p.pid:
+            await p.client.close()
+            return
+        elif ev["type"] == "turn" and ev.get("view") and ev["player_id"] == p.pid:
+            for msg in _decide(p, ev):
+                await p.send(table_id, msg)
+    raise TimeoutError("no second hand")
+
+
+def test_a_hand_with_an_all_in_protection_downloads_and_replays(
+    server: LiveServer, tmp_path: Path
+) -> None:
+    """R-TIME-2, issue 10: a player drops their connection mid-hand at a room table; the
+    table protects them all-in on their turn; the hand's PHH (both the archive's and the
+    other player's download) records the protection and verifies exact."""
+    tokens = {n: register_and_login(server.url, n) for n in ("stayer", "leaver")}
+    for t in tokens.values():
+        _fund(server, t)
+
+    async def go() -> tuple[str, Player]:
+        clients = {n: await Client.open(server.ws_url, t) for n, t in tokens.items()}
+        made = await clients["stayer"].command({"type": "create_private", "seats": 2})
+        table_id, code = made["data"]["table_id"], made["data"]["code"]
+        players = {}
+        for n, c in clients.items():
+            me = httpx.get(
+                server.url + "/api/me", timeout=30, headers={"Authorization": f"Bearer {tokens[n]}"}
+            ).json()
+            await c.send({"type": "subscribe", "table_id": table_id, "code": code})
+            await c.expect("subscribed")
+            ack = await c.command(
+                {"type": "sit", "table_id": table_id, "buy_in": 100, "code": code}
+            )
+            assert ack["accepted"], ack
+            players[n] = Player(n, c, str(me["id"]))
+        stayer = players["stayer"]
+        done = asyncio.Event()
+
+        def protected_and_settled(q: Player) -> bool:
+            types = [e["type"] for e in q.events]
+            return "protected" in types and "hand_settled" in types[types.index("protected") :]
+
+        await asyncio.gather(
+            _leave_mid_hand(players["leaver"], table_id),
+            _drive(stayer, table_id, _decide, done, protected_and_settled, 90.0),
+        )
+        await stayer.client.close()
+        return table_id, stayer
+
+    table_id, _ = asyncio.run(go())
+    archive = server.app.state.services.store.archive
+    with httpx.Client(
+        base_url=server.url,
+        headers={"Authorization": f"Bearer {tokens['stayer']}", "Origin": ORIGIN},
+        timeout=30,
+    ) as h:
+        rows = [r for r in h.get("/api/hands").json() if r["table_id"] == table_id]
+        protected = []
+        for row in rows:
+            full = archive.get(table_id, row["hand_id"]).phh
+            if "all-in protection" not in full:
+                continue
+            r = h.get(f"/api/hands/{table_id}/{row['hand_id']}.phh")
+            assert r.status_code == 200 and "# croupier: p" in r.text, r.text
+            for text in (full, r.text):
+                path = tmp_path / f"{row['hand_id']}-{len(protected)}.phh"
+                path.write_text(text)
+                protected.append(path)
+    assert protected, "no hand recorded the protection"
+    result = CliRunner().invoke(app, ["phh", "verify", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    assert f"{len(protected)} hands: {len(protected)} exact" in result.output, result.output
