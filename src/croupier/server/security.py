@@ -21,6 +21,8 @@ from collections.abc import Awaitable, Callable, MutableMapping
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Final
 
+from croupier.engine.errors import CodedError
+
 if TYPE_CHECKING:
     from starlette.requests import HTTPConnection
 
@@ -236,13 +238,14 @@ def json_depth(raw: bytes) -> int:
     return best
 
 
-class BodyError(ValueError):
+class BodyError(CodedError):
     """A request body that is not acceptable JSON; ``code`` and ``status`` say why."""
 
+    code = "invalid"
+
     def __init__(self, status: int, code: str, message: str) -> None:
-        super().__init__(message)
+        super().__init__(code, message)
         self.status = status
-        self.code = code
 
 
 def parse_json_body(raw: bytes, *, max_depth: int) -> Any:
