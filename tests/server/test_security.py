@@ -469,3 +469,55 @@ def test_chat_drops_invisible_and_control_characters(server: LiveServer) -> None
         await c.close()
 
     _run(go())
+
+
+def test_idle_private_tables_close_and_free_the_cap(tmp_path: Path) -> None:
+    """Issue 10: a private table with no human seated for ``private_idle_seconds`` closes:
+    its bots stand up with their chips (nothing left in the table's escrow, the audit is
+    clean), its code stops working and the host may open another one; a table with a
+    human seated stays open."""
+    settings = fast_settings(
+        f"sqlite:///{tmp_path / 'idle.sqlite3'}",
+        default_tables=False,
+        private_tables_per_account=1,
+        private_idle_seconds=1.0,
+    )
+    with running(settings) as srv:
+        token = register_and_login(srv.url, "idler")
+        other = register_and_login(srv.url, "sitter")
+        sv = srv.app.state.services
+        with httpx.Client(
+            base_url=srv.url, headers={"Authorization": f"Bearer {other}", "Origin": ORIGIN}
+        ) as h:
+            assert h.post("/api/exchange", json={"diamonds": 500, "key": "idle-fund-1"}).is_success
+
+        async def go() -> None:
+            c = await Client.open(srv.ws_url, token)
+            made = await c.command({"type": "create_private", "seats": 4, "bots": True})
+            assert made["accepted"], made
+            table_id, code = made["data"]["table_id"], made["data"]["code"]
+            refused = await c.command({"type": "create_private", "seats": 2})
+            assert refused["code"] == "too_many_private_tables"
+            s = await Client.open(srv.ws_url, other)
+            kept = await s.command({"type": "create_private", "seats": 2})
+            await s.send({"type": "subscribe", "table_id": kept["table_id"]})
+            await s.expect("subscribed")
+            sat = await s.command({"type": "sit", "table_id": kept["table_id"], "buy_in": 100})
+            assert sat["accepted"], sat
+            loop = asyncio.get_running_loop()
+            deadline = loop.time() + 60
+            while table_id in sv.registry.tables and loop.time() < deadline:
+                await asyncio.sleep(0.1)
+            assert table_id not in sv.registry.tables, "the idle table did not close"
+            assert kept["table_id"] in sv.registry.tables  # a human is seated there
+            gone = await c.command({"type": "join_private", "code": code})
+            assert gone["code"] == "bad_code"
+            again = await c.command({"type": "create_private", "seats": 2})
+            assert again["accepted"], again
+            assert all(v == 0 for v in sv.store.ledger.escrow(table_id).values())
+            await c.close()
+            await s.close()
+
+        _run(go())
+        report = srv.app.state.services.store.audit()
+        assert report.ok, report

@@ -37,6 +37,7 @@ from croupier.lobby.catalog import invitation_code
 from croupier.server.abuse import GuessLimiter, PrivateCaps
 from croupier.server.http import routes
 from croupier.server.hub import Hub
+from croupier.server.private_idle import IdlePrivateTables
 from croupier.server.protocol import CloseCode
 from croupier.server.ratelimit import Buckets
 from croupier.server.registry import TableRegistry
@@ -158,6 +159,7 @@ async def _start(app: Starlette, settings: Settings) -> Services:
         await registry.open(spec)
     services.tasks.append(asyncio.create_task(_lobby_loop(services)))
     services.tasks.append(asyncio.create_task(_match_loop(services)))
+    services.tasks.append(asyncio.create_task(IdlePrivateTables(services).run()))
     return services
 
 

@@ -88,6 +88,8 @@ class Settings:
     """Open private tables hosted from one address (all its accounts)."""
     private_bot_seats_per_account: int = 8
     """Bot seats across the open private tables of one account."""
+    private_idle_seconds: float = 300.0
+    """A private table with no human seated this long is closed (its bots stand up)."""
     testing: bool = False
     arcade_min_level: int = 6
     quick_match_wait_seconds: float = 10.0
@@ -137,6 +139,8 @@ class Settings:
             or self.private_bot_seats_per_account < 0
         ):
             raise SettingsError("bad_private_cap", "private table caps cannot be negative")
+        if self.private_idle_seconds <= 0:
+            raise SettingsError("bad_private_idle", "CROUPIER_PRIVATE_IDLE_SECONDS must be > 0")
         _check_networks(self.trusted_proxies)
         if self.testing and self.host not in ("127.0.0.1", "localhost", "::1"):
             raise SettingsError("testing_exposed", "CROUPIER_TESTING is only allowed on loopback")
