@@ -89,7 +89,7 @@ def _check_downloads(full: HandHistory) -> None:
 
 @pytest.mark.parametrize("game_key", ["27td", "27sd", "badugi"])
 def test_draw_hands_record_draws_hide_discards_and_replay(game_key: str) -> None:
-    """Issue 10: draws are in the PHH file (``sd`` + ``d dh``); a player who showed down
+    """R-FAIR-1, issue 10: draws are in the PHH file (``sd`` + ``d dh``); a player who showed down
     after drawing has only their final cards in the others' files; discards are ``??``;
     every player's file replays exactly."""
     rng = random.Random(f"draw-{game_key}")
@@ -141,7 +141,7 @@ def _naiko_hand(rng: random.Random) -> tuple[Game, list[Event]]:
 
 
 def test_naiko_exchanges_are_recorded_hidden_and_replay() -> None:
-    """Issue 10: an Échange de Manche is in the file (``pN sd C # croupier: echange de
+    """R-FAIR-1, R-NAIKO-6, issue 10: an Échange de Manche is in the file (``pN sd C # croupier: echange de
     manche`` + ``d dh pN C'``); the card exchanged away is never in another player's file,
     even when its owner shows down; every file replays exactly."""
     rng = random.Random("naiko")

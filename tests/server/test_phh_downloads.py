@@ -94,7 +94,7 @@ def _never_shown_to(full: HandHistory, viewer: int) -> set[Card]:
 def test_downloads_hold_no_unshown_card_and_replay(
     server: LiveServer, tmp_path: Path, game: str, profile: str
 ) -> None:
-    """Issue 10: a player who showed down after drawing (2-7 Triple Draw) or after an
+    """R-FAIR-1, R-NAIKO-6, issue 10: a player who showed down after drawing (2-7 Triple Draw) or after an
     Échange de Manche (Naiko) has only their final cards in the other player's download;
     draws and exchanges are recorded; every download verifies exact."""
     tokens = {n: register_and_login(server.url, f"{n}_{profile}") for n in ("pa", "pb")}

@@ -106,7 +106,7 @@ def _read_status(sock: socket.socket, timeout: float) -> tuple[int, bytes]:
 
 
 def test_a_huge_body_is_refused_while_streaming(server: LiveServer) -> None:
-    """Issue 10: a 100 MB POST is answered 413 ``too_big`` from its Content-Length before
+    """R-FAIR-1 (the server is the only authority), issue 10: a 100 MB POST is answered 413 ``too_big`` from its Content-Length before
     any of it is read, and a chunked body without a length is cut at the 16 KB cap: the
     server answers after reading a few dozen KB, not the whole upload."""
     head = (
@@ -147,7 +147,7 @@ def test_a_huge_body_is_refused_while_streaming(server: LiveServer) -> None:
 
 
 def test_deeply_nested_json_is_a_clear_400(server: LiveServer) -> None:
-    """Issue 10: deeply nested JSON in an HTTP body is 400 ``too_deep`` (not a 500); over
+    """R-FAIR-1, issue 10: deeply nested JSON in an HTTP body is 400 ``too_deep`` (not a 500); over
     the WebSocket it is ``bad_json`` and the connection keeps working."""
     with httpx.Client(base_url=server.url, headers={"Origin": ORIGIN}, timeout=30) as h:
         deep = "[" * 5000 + "]" * 5000
@@ -201,7 +201,7 @@ class _Scripts(html.parser.HTMLParser):
 
 
 def test_security_headers_on_every_response(server: LiveServer) -> None:
-    """Issue 10: every page, file, API answer and error carries a CSP without inline
+    """R-FAIR-1 (tampering with the client), issue 10: every page, file, API answer and error carries a CSP without inline
     script, frame-ancestors 'none' and X-Frame-Options, nosniff and a Referrer-Policy; the
     client has no inline script or handler for that CSP to block."""
     with httpx.Client(base_url=server.url, headers={"Origin": ORIGIN}, timeout=30) as h:
@@ -241,7 +241,7 @@ def _secure(r: httpx.Response) -> bool:
 
 
 def test_cookie_secure_follows_the_scheme(server: LiveServer, tmp_path: Path) -> None:
-    """Issue 10: with ``cookie_secure=auto`` the session cookie is Secure when the client
+    """R-ACC-1, issue 10: with ``cookie_secure=auto`` the session cookie is Secure when the client
     came over HTTPS (a trusted proxy's X-Forwarded-Proto), not over plain HTTP; the same
     header from an untrusted peer changes nothing; ``always`` always sets it."""
     register_and_login(server.url, "cookie_ann")
@@ -266,7 +266,7 @@ def test_cookie_secure_follows_the_scheme(server: LiveServer, tmp_path: Path) ->
 
 
 def test_forwarded_for_is_trusted_only_from_named_proxies(tmp_path: Path) -> None:
-    """Issue 10: without ``trusted_proxies`` a client cannot dodge the per-address sign-up
+    """R-ACC-1, issue 10: without ``trusted_proxies`` a client cannot dodge the per-address sign-up
     throttle by writing X-Forwarded-For; behind a named proxy each forwarded address has
     its own allowance."""
     outcomes = {}
@@ -342,7 +342,7 @@ def test_login_throttle_is_atomic_and_cannot_lock_the_owner_out(server: LiveServ
 
 
 def test_invitation_code_guesses_are_throttled(server: LiveServer) -> None:
-    """Issue 10: wrong invitation codes are limited per address (guests included, over
+    """R-LOBBY-2, issue 10: wrong invitation codes are limited per address (guests included, over
     several connections) and per account (over several addresses): after the burst every
     try is ``throttled`` -- a right code too, so the throttle is no oracle -- and probing
     private table ids counts the same."""
@@ -401,7 +401,7 @@ def test_invitation_code_guesses_are_throttled(server: LiveServer) -> None:
 
 
 def test_private_tables_are_capped_per_account_address_and_bots(server: LiveServer) -> None:
-    """Issue 10: an account hosts at most ``private_tables_per_account`` open private
+    """R-LOBBY-2, R-BOT-1, issue 10: an account hosts at most ``private_tables_per_account`` open private
     tables (here 2) even when it asks for 10 at once; bot seats across them are capped
     (here 4); an address hosts at most ``private_tables_per_address`` (here 3) whatever
     its accounts; each refusal has its own code and opens nothing."""
@@ -446,7 +446,7 @@ def test_private_tables_are_capped_per_account_address_and_bots(server: LiveServ
 
 
 def test_chat_drops_invisible_and_control_characters(server: LiveServer) -> None:
-    """Issue 10 (SPEC §12): chat text loses control, bidi-override and zero-width
+    """R-FAIR-1, issue 10 (SPEC §12): chat text loses control, bidi-override and zero-width
     characters before anyone sees it; a message with nothing else is refused with
     ``empty_message``."""
     token = register_and_login(server.url, "chatter")
@@ -472,7 +472,7 @@ def test_chat_drops_invisible_and_control_characters(server: LiveServer) -> None
 
 
 def test_idle_private_tables_close_and_free_the_cap(tmp_path: Path) -> None:
-    """Issue 10: a private table with no human seated for ``private_idle_seconds`` closes:
+    """R-LOBBY-2, R-BOT-1, issue 10: a private table with no human seated for ``private_idle_seconds`` closes:
     its bots stand up with their chips (nothing left in the table's escrow, the audit is
     clean), its code stops working and the host may open another one; a table with a
     human seated stays open."""
