@@ -521,3 +521,34 @@ def test_idle_private_tables_close_and_free_the_cap(tmp_path: Path) -> None:
         _run(go())
         report = srv.app.state.services.store.audit()
         assert report.ok, report
+
+
+def test_security_settings_from_the_environment() -> None:
+    """R-ACC-1, issue 10: the limits are read from ``CROUPIER_*`` variables; a value that
+    cannot work stops the start with a code."""
+    from croupier.server.settings import Settings, SettingsError
+
+    s = Settings.from_env(
+        {
+            "CROUPIER_TRUSTED_PROXIES": "127.0.0.1, 10.0.0.0/8",
+            "CROUPIER_COOKIE_SECURE": "1",
+            "CROUPIER_MAX_BODY_BYTES": "4096",
+            "CROUPIER_LOGIN_ACCOUNT_FAILURES": "30",
+            "CROUPIER_PRIVATE_TABLES_PER_ACCOUNT": "1",
+            "CROUPIER_PRIVATE_IDLE_SECONDS": "60",
+        }
+    )
+    assert s.trusted_proxies == ("127.0.0.1", "10.0.0.0/8")
+    assert (s.cookie_secure, s.max_body_bytes, s.login_account_failures) == ("always", 4096, 30)
+    assert (s.private_tables_per_account, s.private_idle_seconds) == (1, 60.0)
+    assert Settings.from_env({"CROUPIER_COOKIE_SECURE": "no"}).cookie_secure == "never"
+    for env, code in (
+        ({"CROUPIER_TRUSTED_PROXIES": "proxy.example"}, "bad_proxy"),
+        ({"CROUPIER_COOKIE_SECURE": "sometimes"}, "bad_cookie_secure"),
+        ({"CROUPIER_MAX_BODY_BYTES": "10"}, "bad_body_cap"),
+        ({"CROUPIER_LOGIN_PAIR_FAILURES": "0"}, "bad_throttle"),
+        ({"CROUPIER_PRIVATE_TABLES_PER_ADDRESS": "-1"}, "bad_private_cap"),
+    ):
+        with pytest.raises(SettingsError) as err:
+            Settings.from_env(env)
+        assert err.value.code == code
