@@ -248,3 +248,25 @@ def test_disabled_account_cannot_log_in(accounts: Accounts, store: Store) -> Non
         accounts.login("Ann_1", PASSWORD)
     with pytest.raises(SessionError):
         accounts.authenticate(token)
+
+
+def test_parallel_guesses_get_five_checks_across_processes(store: Store, clock: FakeClock) -> None:
+    """R-ACC-1, issue 10: 40 simultaneous wrong guesses through 8 separate services (as 8
+    server processes sharing the database: no lock in common but the database's) get
+    exactly 5 password checks; the throttle's check and its record are one step."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    Accounts(store.users, clock=clock).register("Ann_1", PASSWORD)
+    services = [Accounts(store.users, clock=clock) for _ in range(8)]
+
+    def guess(i: int) -> str:
+        try:
+            services[i % 8].login("Ann_1", "wrong password!", ip="203.0.113.5")
+        except (InvalidCredentialsError, ThrottledError) as exc:
+            return exc.code
+        return "ok"
+
+    with ThreadPoolExecutor(max_workers=16) as pool:
+        codes = list(pool.map(guess, range(40)))
+    assert codes.count("invalid_credentials") == 5, codes
+    assert codes.count("throttled") == 35

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -76,6 +76,12 @@ class UserRepository(Protocol):
     def failures_since(self, scope: str, subject: str, since_ms: int) -> list[int]: ...
     def clear_failures(self, scope: str, subject: str) -> None: ...
     def remove_failure(self, scope: str, subject: str, at_ms: int) -> None: ...
+    def reserve_attempt(
+        self,
+        checks: Sequence[tuple[str, str, int]],
+        at_ms: int,
+        refuse: Callable[[Sequence[Sequence[int]]], bool],
+    ) -> Sequence[Sequence[int]] | None: ...
     def has_session_from(self, user_id: int, ip: str) -> bool: ...
 
 
@@ -170,15 +176,6 @@ class Accounts:
 
     # -- login / logout ---------------------------------------------------------------
 
-    def _check_throttle(self, scope: str, subject: str, policy: ThrottlePolicy, now: float) -> None:
-        since = _ms(now - policy.window_seconds)
-        failures = [t / 1000 for t in self._users.failures_since(scope, subject, since)]
-        wait = policy.retry_after(failures, now)
-        if wait is not None:
-            raise ThrottledError(
-                f"too many failed logins; try again in {int(wait) + 1} s", retry_after=wait
-            )
-
     def login(
         self, name: str, password: str, *, ip: str = "", previous_token: str | None = None
     ) -> Login:
@@ -206,15 +203,31 @@ class Accounts:
         with self._gate:
             record = self._users.user_by_name_key(subject) if usable else None
             known = record is not None and bool(ip) and self._users.has_session_from(record.id, ip)
+            rules: list[tuple[str, str, ThrottlePolicy | None]] = [
+                ("pair", pair, self._pair_throttle),
+                ("account", subject, None if known else self._account_throttle),
+            ]
             if ip:
-                self._check_throttle("ip", ip, self._ip_throttle, now)
-            self._check_throttle("pair", pair, self._pair_throttle, now)
-            if not known:
-                self._check_throttle("account", subject, self._account_throttle, now)
-            self._users.add_failure("pair", pair, at)
-            self._users.add_failure("account", subject, at)
-            if ip:
-                self._users.add_failure("ip", ip, at)
+                rules.append(("ip", ip, self._ip_throttle))
+            checks = [
+                (scope, subj, _ms(now - (p or self._account_throttle).window_seconds))
+                for scope, subj, p in rules
+            ]
+
+            def waits(found: Sequence[Sequence[int]]) -> list[float]:
+                return [
+                    w
+                    for (_, _, p), times in zip(rules, found, strict=True)
+                    if p is not None
+                    and (w := p.retry_after([t / 1000 for t in times], now)) is not None
+                ]
+
+            refused = self._users.reserve_attempt(checks, at, lambda found: bool(waits(found)))
+        if refused is not None:
+            wait = max(waits(refused))
+            raise ThrottledError(
+                f"too many failed logins; try again in {int(wait) + 1} s", retry_after=wait
+            )
         if record is None or record.password_hash is None or record.disabled:
             self._hashing.verify_dummy(password if isinstance(password, str) else "")
             ok = False
