@@ -250,6 +250,8 @@ def test_cookie_secure_follows_the_scheme(server: LiveServer, tmp_path: Path) ->
         assert not _secure(h.post("/api/login", json=body))
         via_tls = h.post("/api/login", json=body, headers={"X-Forwarded-Proto": "https"})
         assert _secure(via_tls) and "httponly" in via_tls.headers["set-cookie"].lower()
+        assert via_tls.headers["strict-transport-security"].startswith("max-age=")
+        assert "strict-transport-security" not in h.get("/health").headers
     for mode, want in (("auto", False), ("always", True)):
         settings = fast_settings(
             f"sqlite:///{tmp_path / f'{mode}.sqlite3'}", default_tables=False, cookie_secure=mode
@@ -263,6 +265,7 @@ def test_cookie_secure_follows_the_scheme(server: LiveServer, tmp_path: Path) ->
                 headers={"Origin": ORIGIN, "X-Forwarded-Proto": "https"},
             )
             assert _secure(r) is want, (mode, r.headers["set-cookie"])
+            assert "strict-transport-security" not in r.headers  # an untrusted peer's claim
 
 
 def test_forwarded_for_is_trusted_only_from_named_proxies(tmp_path: Path) -> None:

@@ -263,7 +263,13 @@ def create_app(settings: Settings | None = None) -> Starlette:
         await WsSession(websocket, websocket.app.state.services).run()
 
     return Starlette(
-        middleware=[Middleware(SecurityMiddleware, max_body=settings.max_body_bytes)],
+        middleware=[
+            Middleware(
+                SecurityMiddleware,
+                max_body=settings.max_body_bytes,
+                trusted=settings.trusted_proxies,
+            )
+        ],
         routes=[
             *routes(),
             WebSocketRoute("/ws", ws_endpoint),

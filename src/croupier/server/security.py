@@ -74,6 +74,10 @@ SECURITY_HEADERS: Final[tuple[tuple[bytes, bytes], ...]] = (
 )
 
 
+HSTS: Final = (b"strict-transport-security", b"max-age=31536000")
+"""Sent on responses to HTTPS requests only (a browser ignores it over plain HTTP)."""
+
+
 class BodyTooBig(Exception):
     """The request body went over the cap while it was being read."""
 
@@ -84,22 +88,28 @@ class SecurityMiddleware:
     body streamed without a length stops being read at the cap (the handler's read raises
     :class:`BodyTooBig`, answered 413 here)."""
 
-    def __init__(self, app: ASGIApp, *, max_body: int) -> None:
+    def __init__(self, app: ASGIApp, *, max_body: int, trusted: tuple[str, ...] = ()) -> None:
         self.app = app
         self.max_body = max_body
+        self.trusted = trusted
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
         started = False
+        headers = dict((k.lower(), v) for k, v in scope.get("headers", []))
+        peer = scope["client"][0] if scope.get("client") else ""
+        proto = headers.get(b"x-forwarded-proto", b"").decode("latin-1") or None
+        https = is_https(scope.get("scheme", "http"), peer, proto, trusted=self.trusted)
+        own = (*SECURITY_HEADERS, *((HSTS,) if https else ()))
 
         async def send_with_headers(message: Message) -> None:
             nonlocal started
             if message["type"] == "http.response.start":
                 started = True
                 names = {k.lower() for k, _ in message.get("headers", [])}
-                extra = [(k, v) for k, v in SECURITY_HEADERS if k not in names]
+                extra = [(k, v) for k, v in own if k not in names]
                 message["headers"] = [*message.get("headers", []), *extra]
             await send(message)
 
