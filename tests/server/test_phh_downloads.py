@@ -58,15 +58,20 @@ def _decide(p: Player, turn: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 def _swaps(p: Player) -> list[dict[str, Any]]:
-    """The draws with discards and the exchanges ``p`` saw settle (``drew`` events), with
-    the hand they belong to."""
-    out = []
+    """The draws with discards and the exchanges (``drew`` events) of the hands ``p`` saw
+    settle, with the hand they belong to."""
+    out: list[dict[str, Any]] = []
+    pending: list[dict[str, Any]] = []
     hand = 0
     for e in p.events:
         if e["type"] == "hand_began":
             hand += 1
+            pending = []
         elif e["type"] == "drew" and e.get("discarded"):
-            out.append({"hand": hand, **e})
+            pending.append({"hand": hand, **e})
+        elif e["type"] == "hand_settled":
+            out.extend(pending)
+            pending = []
     return out
 
 
@@ -124,10 +129,10 @@ def test_downloads_hold_no_unshown_card_and_replay(
 
         def enough(q: Player) -> bool:
             # hands whose file must hold a draw or an exchange (see the assert below)
-            swapped = {e["hand"] for x in players for e in _swaps(x)}
-            return _settled(q) >= HANDS + 1 and len(swapped) >= HANDS - 1
+            swapped = {e["hand"] for e in _swaps(q)}
+            return _settled(q) >= HANDS and len(swapped) >= HANDS - 1
 
-        await asyncio.gather(*(_drive(p, table_id, _decide, done, enough, 120.0) for p in players))
+        await asyncio.gather(*(_drive(p, table_id, _decide, done, enough, 240.0) for p in players))
         for c in clients.values():
             await c.close()
         return table_id, players
