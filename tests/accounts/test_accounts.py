@@ -17,6 +17,7 @@ from croupier.accounts import (
     SessionError,
     SessionPolicy,
     ThrottledError,
+    ThrottlePolicy,
 )
 from croupier.store import Store
 from croupier.store.schema import sessions, users
@@ -180,19 +181,37 @@ def test_absolute_expiry_on_the_injected_clock(store: Store, clock: FakeClock) -
 
 
 def test_throttling_per_account(accounts: Accounts, clock: FakeClock) -> None:
-    """R-ACC-1: five failures in 15 minutes lock the name, even for the right password,
-    until the window passes; a success clears the count."""
+    """R-ACC-1: five failures in 15 minutes from one address lock that (name, address)
+    pair, even for the right password, until the window passes; a success clears the
+    count. The owner at another address is not locked out by them (issue 10)."""
     accounts.register("Ann_1", PASSWORD)
     for _ in range(5):
         with pytest.raises(InvalidCredentialsError):
-            accounts.login("Ann_1", "wrong password!", ip=f"10.0.0.{_}")
+            accounts.login("Ann_1", "wrong password!", ip="10.0.0.9")
     with pytest.raises(ThrottledError) as err:
-        accounts.login("Ann_1", PASSWORD, ip="10.0.1.1")
+        accounts.login("Ann_1", PASSWORD, ip="10.0.0.9")
     assert err.value.code == "throttled" and 0 < err.value.retry_after <= 900
+    accounts.login("Ann_1", PASSWORD, ip="10.0.1.1")  # the owner, elsewhere
     clock.advance(err.value.retry_after + 1)
-    accounts.login("Ann_1", PASSWORD)
+    accounts.login("Ann_1", PASSWORD, ip="10.0.0.9")
     with pytest.raises(InvalidCredentialsError):
-        accounts.login("Ann_1", "wrong password!")  # counting starts again
+        accounts.login("Ann_1", "wrong password!", ip="10.0.0.9")  # counting starts again
+
+
+def test_global_account_limit_spares_known_addresses(store: Store, clock: FakeClock) -> None:
+    """R-ACC-1 (issue 10): the slower global limit per name stops a guesser spread over
+    many addresses, but not the owner at an address they logged in from before."""
+    accounts = Accounts(store.users, clock=clock, account_throttle=ThrottlePolicy(8, 3600.0))
+    accounts.register("Ann_1", PASSWORD)
+    accounts.login("Ann_1", PASSWORD, ip="192.0.2.1")
+    for i in range(8):
+        with pytest.raises(InvalidCredentialsError):
+            accounts.login("Ann_1", "wrong password!", ip=f"198.51.100.{i}")
+    with pytest.raises(ThrottledError):
+        accounts.login("Ann_1", "wrong password!", ip="198.51.100.200")
+    with pytest.raises(ThrottledError):
+        accounts.login("Ann_1", PASSWORD, ip="203.0.113.5")  # a new address waits
+    accounts.login("Ann_1", PASSWORD, ip="192.0.2.1")  # the owner's known address
 
 
 def test_throttling_unknown_names_too(accounts: Accounts) -> None:
@@ -229,3 +248,25 @@ def test_disabled_account_cannot_log_in(accounts: Accounts, store: Store) -> Non
         accounts.login("Ann_1", PASSWORD)
     with pytest.raises(SessionError):
         accounts.authenticate(token)
+
+
+def test_parallel_guesses_get_five_checks_across_processes(store: Store, clock: FakeClock) -> None:
+    """R-ACC-1, issue 10: 40 simultaneous wrong guesses through 8 separate services (as 8
+    server processes sharing the database: no lock in common but the database's) get
+    exactly 5 password checks; the throttle's check and its record are one step."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    Accounts(store.users, clock=clock).register("Ann_1", PASSWORD)
+    services = [Accounts(store.users, clock=clock) for _ in range(8)]
+
+    def guess(i: int) -> str:
+        try:
+            services[i % 8].login("Ann_1", "wrong password!", ip="203.0.113.5")
+        except (InvalidCredentialsError, ThrottledError) as exc:
+            return exc.code
+        return "ok"
+
+    with ThreadPoolExecutor(max_workers=16) as pool:
+        codes = list(pool.map(guess, range(40)))
+    assert codes.count("invalid_credentials") == 5, codes
+    assert codes.count("throttled") == 35

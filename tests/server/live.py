@@ -57,6 +57,7 @@ class LiveServer:
             log_level="warning",
             ws_max_size=settings.max_frame_bytes,
             lifespan="on",
+            proxy_headers=False,  # as croupier.server.serve: the app reads X-Forwarded-For
         )
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, daemon=True)
@@ -93,7 +94,7 @@ def running(settings: Settings) -> Iterator[LiveServer]:
 
 
 def register_and_login(base: str, name: str, password: str = "correct horse battery") -> str:
-    with httpx.Client(base_url=base, headers={"Origin": ORIGIN}) as http:
+    with httpx.Client(base_url=base, headers={"Origin": ORIGIN}, timeout=30) as http:
         r = http.post("/api/register", json={"name": name, "password": password})
         assert r.status_code == 201, r.text
         r = http.post("/api/login", json={"name": name, "password": password})

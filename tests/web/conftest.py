@@ -147,7 +147,9 @@ def playwright_() -> Iterator[Any]:
 class Page:
     """A page in a fresh browser profile that records console errors and page errors."""
 
-    def __init__(self, playwright: Any, width: int = 1280, height: int = 900) -> None:
+    def __init__(
+        self, playwright: Any, width: int = 1280, height: int = 900, *, csp: bool = False
+    ) -> None:
         self.dir = tempfile.mkdtemp(prefix="croupier-chromium-")
         self.context = playwright.chromium.launch_persistent_context(
             self.dir,
@@ -156,6 +158,9 @@ class Page:
             args=ARGS,
             viewport={"width": width, "height": height},
             accept_downloads=True,
+            # Playwright's wait_for_function evaluates strings in the page, which the
+            # room's CSP forbids ('unsafe-eval'); test_csp_web.py runs with the CSP on.
+            bypass_csp=not csp,
         )
         self.page = self.context.pages[0] if self.context.pages else self.context.new_page()
         self.errors: list[str] = []

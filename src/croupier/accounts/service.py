@@ -25,8 +25,9 @@ croupier.accounts.errors.SessionError: this session has ended; log in again
 
 from __future__ import annotations
 
+import threading
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -74,6 +75,14 @@ class UserRepository(Protocol):
     def add_failure(self, scope: str, subject: str, at_ms: int) -> None: ...
     def failures_since(self, scope: str, subject: str, since_ms: int) -> list[int]: ...
     def clear_failures(self, scope: str, subject: str) -> None: ...
+    def remove_failure(self, scope: str, subject: str, at_ms: int) -> None: ...
+    def reserve_attempt(
+        self,
+        checks: Sequence[tuple[str, str, int]],
+        at_ms: int,
+        refuse: Callable[[Sequence[Sequence[int]]], bool],
+    ) -> Sequence[Sequence[int]] | None: ...
+    def has_session_from(self, user_id: int, ip: str) -> bool: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,13 +140,17 @@ class Accounts:
         sessions: SessionPolicy | None = None,
         account_throttle: ThrottlePolicy | None = None,
         ip_throttle: ThrottlePolicy | None = None,
+        pair_throttle: ThrottlePolicy | None = None,
     ) -> None:
         self._users = users
         self._clock = clock
         self._hashing = hashing or PasswordHashing()
         self._sessions = sessions or SessionPolicy()
-        self._account_throttle = account_throttle or ThrottlePolicy(5, 15 * 60.0)
+        self._pair_throttle = pair_throttle or ThrottlePolicy(5, 15 * 60.0)
+        self._account_throttle = account_throttle or ThrottlePolicy(50, 3600.0)
         self._ip_throttle = ip_throttle or ThrottlePolicy(20, 15 * 60.0)
+        self._gate = threading.Lock()
+        """Makes "check the throttles, count the attempt" one step across threads."""
 
     # -- registration -----------------------------------------------------------------
 
@@ -163,48 +176,72 @@ class Accounts:
 
     # -- login / logout ---------------------------------------------------------------
 
-    def _check_throttle(self, scope: str, subject: str, policy: ThrottlePolicy, now: float) -> None:
-        since = _ms(now - policy.window_seconds)
-        failures = [t / 1000 for t in self._users.failures_since(scope, subject, since)]
-        wait = policy.retry_after(failures, now)
-        if wait is not None:
-            raise ThrottledError(
-                f"too many failed logins; try again in {int(wait) + 1} s", retry_after=wait
-            )
-
     def login(
         self, name: str, password: str, *, ip: str = "", previous_token: str | None = None
     ) -> Login:
         """Check the password and open a new session (``previous_token``, if any, is revoked:
         the token rotates at every login). Unknown name and wrong password raise the same
-        ``invalid_credentials``; too many failures raise ``throttled``."""
+        ``invalid_credentials``; too many failures raise ``throttled``.
+
+        Throttles (docs/security.md): failures per (name, address) pair, per address, and
+        a slower global limit per name that does not apply from an address the owner has
+        logged in from before (so a stranger cannot lock the owner out). Checking the
+        throttles and counting the attempt are one atomic step: the attempt is counted as
+        a failure *before* the password is checked, and forgotten if the password is
+        right, so parallel guesses cannot all pass the check before any is recorded.
+        """
         now = self._clock()
         subject = name_key(name) if isinstance(name, str) else ""
-        if ip:
-            self._check_throttle("ip", ip, self._ip_throttle, now)
-        self._check_throttle("account", subject, self._account_throttle, now)
         usable = (
             isinstance(name, str)
             and isinstance(password, str)
             and 0 < len(subject) <= MAX_NAME
             and len(password) <= MAX_PASSWORD
         )
-        record = self._users.user_by_name_key(subject) if usable else None
+        pair = f"{subject}|{ip}"
+        at = _ms(now)
+        with self._gate:
+            record = self._users.user_by_name_key(subject) if usable else None
+            known = record is not None and bool(ip) and self._users.has_session_from(record.id, ip)
+            rules: list[tuple[str, str, ThrottlePolicy | None]] = [
+                ("pair", pair, self._pair_throttle),
+                ("account", subject, None if known else self._account_throttle),
+            ]
+            if ip:
+                rules.append(("ip", ip, self._ip_throttle))
+            checks = [
+                (scope, subj, _ms(now - (p or self._account_throttle).window_seconds))
+                for scope, subj, p in rules
+            ]
+
+            def waits(found: Sequence[Sequence[int]]) -> list[float]:
+                return [
+                    w
+                    for (_, _, p), times in zip(rules, found, strict=True)
+                    if p is not None
+                    and (w := p.retry_after([t / 1000 for t in times], now)) is not None
+                ]
+
+            refused = self._users.reserve_attempt(checks, at, lambda found: bool(waits(found)))
+        if refused is not None:
+            wait = max(waits(refused))
+            raise ThrottledError(
+                f"too many failed logins; try again in {int(wait) + 1} s", retry_after=wait
+            )
         if record is None or record.password_hash is None or record.disabled:
             self._hashing.verify_dummy(password if isinstance(password, str) else "")
             ok = False
         else:
             ok = self._hashing.verify(record.password_hash, password)
         if not ok or record is None:
-            at = _ms(now)
-            self._users.add_failure("account", subject, at)
-            if ip:
-                self._users.add_failure("ip", ip, at)
             raise InvalidCredentialsError("unknown name or wrong password")
         assert record.password_hash is not None
+        self._users.clear_failures("pair", pair)
+        self._users.remove_failure("account", subject, at)
+        if ip:
+            self._users.remove_failure("ip", ip, at)
         if self._hashing.needs_rehash(record.password_hash):
             self._users.set_password_hash(record.id, self._hashing.hash(password))
-        self._users.clear_failures("account", subject)
         if previous_token:
             self._users.revoke_session(token_hash(previous_token), _ms(now))
         return self._open_session(record, now, ip)

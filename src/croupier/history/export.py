@@ -21,7 +21,7 @@ those of every ``apply``) into a :class:`~croupier.history.phh.HandHistory`.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, Final
 
 from croupier.engine.actions import ActionKind
 from croupier.engine.events import (
@@ -29,6 +29,7 @@ from croupier.engine.events import (
     BoardDealt,
     CardsMucked,
     CardsShown,
+    Drew,
     Event,
     ForcedBet,
     HandEnded,
@@ -40,7 +41,7 @@ from croupier.engine.state import HandState
 from croupier.history.phh import HandHistory, PhhAction, PhhError, Verb
 from croupier.history.replay import PHH_GAMES, SHORT_BLIND_FIELD
 
-__all__ = ["phh_code", "to_phh"]
+__all__ = ["EXCHANGE_COMMENT", "PROTECTION_COMMENT", "phh_code", "protection_comment", "to_phh"]
 
 
 def phh_code(game: Game) -> str:
@@ -56,6 +57,34 @@ def phh_code(game: Game) -> str:
         "unsupported",
         f"{game.variant.name} {game.structure.value.replace('_', ' ')} has no PHH variant code here",
     )
+
+
+PROTECTION_COMMENT: Final = "croupier: p{n} all-in protection"
+"""The comment-only action that records an all-in protection of player ``pN``."""
+EXCHANGE_COMMENT: Final = "croupier: echange de manche"
+"""The comment on the ``sd`` action of a Naiko Échange de Manche in a Hold'em file."""
+
+
+def protection_comment(player: int) -> str:
+    """The comment recording an all-in protection of ``player`` (0-based).
+
+    >>> protection_comment(2)
+    'croupier: p3 all-in protection'
+    """
+    return PROTECTION_COMMENT.format(n=player + 1)
+
+
+def _draw_actions(game: Game, e: Drew) -> list[PhhAction]:
+    """A draw (``pN sd`` + ``d dh pN``) or, in Hold'em, a Naiko Échange de Manche written
+    the same way with :data:`EXCHANGE_COMMENT` on its ``sd`` line."""
+    if any(c is None for c in (*e.discarded, *e.received)):
+        raise PhhError("bad_events", "redacted events: drawn cards are hidden")
+    draws = any(s.draw for s in game.variant.streets)
+    comment = None if draws else EXCHANGE_COMMENT
+    out = [PhhAction(Verb.DISCARD, e.player, tuple(e.discarded) or None, commentary=comment)]
+    if e.received:
+        out.append(PhhAction(Verb.DEAL_HOLE, e.player, tuple(e.received)))
+    return out
 
 
 def to_phh(
@@ -106,8 +135,14 @@ def to_phh(
             actions.append(PhhAction(Verb.DEAL_HOLE, e.player, cards))
         elif isinstance(e, BoardDealt):
             actions.append(PhhAction(Verb.DEAL_BOARD, None, tuple(e.cards)))
+        elif isinstance(e, Drew):
+            actions.extend(_draw_actions(game, e))
         elif isinstance(e, Acted):
-            if e.action is ActionKind.FOLD:
+            if e.action is ActionKind.CHECK and e.all_in:
+                # An all-in protection (R-TIME-2): the engine's ``protect``; PHH has no verb
+                # for it, so a comment-only action records it (docs/phh.md).
+                actions.append(PhhAction(Verb.NOOP, commentary=protection_comment(e.player)))
+            elif e.action is ActionKind.FOLD:
                 actions.append(PhhAction(Verb.FOLD, e.player))
             elif e.action in (ActionKind.CHECK, ActionKind.CALL):
                 actions.append(PhhAction(Verb.CHECK_CALL, e.player))
@@ -126,7 +161,7 @@ def to_phh(
     shows = [a for a in actions if a.verb is Verb.SHOW_MUCK]
     if shows:
         rest = [a for a in actions if a.verb is not Verb.SHOW_MUCK]
-        betting = (Verb.FOLD, Verb.CHECK_CALL, Verb.BET)
+        betting = (Verb.FOLD, Verb.CHECK_CALL, Verb.BET, Verb.NOOP)  # NOOP: a protection
         last = max((i for i, a in enumerate(rest) if a.verb in betting), default=len(rest) - 1)
         actions = [*rest[: last + 1], *shows, *rest[last + 1 :]]
     if n == 2:

@@ -31,6 +31,7 @@ result with what the file records (see ``docs/phh.md``).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -47,7 +48,9 @@ from croupier.engine.state import (
     Phase,
     apply,
     auto_showdown_action,
+    exchange_hole_card,
     legal_actions,
+    protect,
     start_hand,
 )
 from croupier.engine.variants import ForcedBets, find_variant
@@ -89,6 +92,19 @@ Adding a code the engine supports is one line here."""
 SHORT_BLIND_FIELD: Final = "_croupier_short_blind"
 """User-defined PHH field: the engine's ``short_blind`` house rule (R-POS-3) when it is
 not PokerKit's ``posted``; written by :func:`croupier.history.export.to_phh`."""
+
+
+_PROTECTED = re.compile(r"^croupier: p(\d+) all-in protection$")
+
+
+def protected_player(commentary: str | None) -> int | None:
+    """The player (0-based) an all-in protection comment names, else ``None``.
+
+    >>> protected_player("croupier: p3 all-in protection"), protected_player("nice hand")
+    (2, None)
+    """
+    m = _PROTECTED.match((commentary or "").strip())
+    return int(m.group(1)) - 1 if m else None
 
 
 class UnsupportedVariant(CodedError):
@@ -210,9 +226,24 @@ def _deal_plan(hh: HandHistory, game: Game) -> tuple[list[Card], dict[int, str]]
     board: list[Card | None] = []
     choice: dict[int, str] = {}
     shown: dict[int, tuple[Card | None, ...]] = {}
+    # Naiko exchanges (``pN sd C`` then ``d dh pN C'``): each takes the next card of the
+    # stub when it happens, i.e. after the board cards dealt so far.
+    exchanges: list[tuple[int, int, list[Card | None]]] = []  # (board cards before, p, in)
+    exchanging: set[int] = set()
+    given: list[list[Card | None]] = [[] for _ in range(n)]
     for a in hh.actions:
         if a.verb is Verb.DEAL_HOLE and a.player is not None and a.cards is not None:
-            holes[a.player].extend(a.cards)
+            if a.player in exchanging:
+                exchanging.discard(a.player)
+                exchanges[-1][2].extend(a.cards)
+                given[a.player].extend(c for c in a.cards if c is not None)
+            else:
+                holes[a.player].extend(a.cards)
+        elif a.verb is Verb.DISCARD and a.player is not None:
+            if len(a.cards or ()) != 1:
+                raise _Mismatch(f"action {a}: an exchange swaps exactly one card")
+            exchanges.append((len(board), a.player, []))
+            exchanging.add(a.player)
         elif a.verb is Verb.DEAL_BOARD and a.cards is not None:
             board.extend(a.cards)
         elif a.verb is Verb.SHOW_MUCK and a.player is not None:
@@ -222,12 +253,18 @@ def _deal_plan(hh: HandHistory, game: Game) -> tuple[list[Card], dict[int, str]]
                 choice[a.player] = "show"
                 if a.cards is not None:
                     shown[a.player] = a.cards
-        elif a.verb in (Verb.DISCARD, Verb.BRING_IN):
+        elif a.verb is Verb.BRING_IN:
             raise _Mismatch(f"action {a} is not supported for {hh.variant}")
-    # Reveal unknown hole cards from the showdown.
+    # Reveal unknown hole cards from the showdown (cards received in an exchange are not
+    # among the first dealt, and a card exchanged away is not shown).
     for p, cards in shown.items():
         known = [c for c in holes[p] if c is not None]
-        revealed = [c for c in cards if c is not None]
+        revealed = [c for c in cards if c is not None and c not in given[p]]
+        if given[p] or any(e[1] == p for e in exchanges):
+            extra = [c for c in revealed if c not in known]
+            fill = iter(extra)
+            holes[p] = [c if c is not None else next(fill, None) for c in holes[p]]
+            continue
         if any(c not in revealed for c in known) and len(revealed) == len(holes[p]):
             raise _Mismatch(f"p{p + 1} shows {_txt(cards)}, not the cards dealt {_txt(holes[p])}")
         extra = [c for c in revealed if c not in known]
@@ -249,6 +286,13 @@ def _deal_plan(hh: HandHistory, game: Game) -> tuple[list[Card], dict[int, str]]
     for r in range(per_player):
         for p in range(n):
             slots.append(holes[p][r])
+
+    def exchanged(after: int) -> None:
+        for before, _, received in exchanges:
+            if before == after:
+                slots.extend(received or [None])
+
+    exchanged(0)
     pos = 0
     for street in variant.streets[1:]:
         if street.burn and street.board:
@@ -256,6 +300,8 @@ def _deal_plan(hh: HandHistory, game: Game) -> tuple[list[Card], dict[int, str]]
         for _ in range(street.board):
             slots.append(board[pos] if pos < len(board) else None)
             pos += 1
+        if street.board:
+            exchanged(pos)
     if pos < len(board):
         raise _Mismatch(f"the file deals {len(board)} board cards; {variant.name} has {pos}")
     seen = [c for c in slots if c is not None]
@@ -316,10 +362,13 @@ def replay(hh: HandHistory) -> Replay:
     applied = 0
     board_seen = 0
     known = known_cards(hh)
+    draws = any(st.draw for st in game.variant.streets)
     try:
         for i, a in enumerate(hh.actions):
             text = format_action(a, hh.scale)
-            if a.verb is Verb.NOOP or a.verb is Verb.DEAL_HOLE:
+            if a.verb is Verb.DEAL_HOLE or (
+                a.verb is Verb.NOOP and protected_player(a.commentary) is None
+            ):
                 pass
             elif a.verb is Verb.DEAL_BOARD:
                 board_seen += len(a.cards or ())
@@ -339,13 +388,30 @@ def replay(hh: HandHistory) -> Replay:
                     raise _Mismatch(
                         f"action {i + 1} {text!r}: the engine waits for p{state.actor + 1} to bet"
                     )
+            elif a.verb is Verb.NOOP:
+                p = protected_player(a.commentary)
+                if p is not None:
+                    try:
+                        state, evs = protect(state, p)
+                    except EngineError as exc:
+                        raise _Mismatch(
+                            f"action {i + 1} {text!r}: the engine refuses [{exc.code}]: {exc}"
+                        ) from None
+                    events.extend(evs)
             elif a.verb is Verb.DISCARD:
                 assert a.player is not None
                 try:
                     action = discard_action(state, a.player, a.cards, known[a.player])
                 except PlanError as exc:
                     raise _Mismatch(f"action {i + 1} {text!r}: {exc}") from None
-                state = step(state, action, f"action {i + 1} {text}")
+                if not draws:  # a Naiko Échange de Manche (docs/phh.md)
+                    try:
+                        state, evs = exchange_hole_card(state, a.player, action.cards[0])
+                    except (EngineError, IndexError) as exc:
+                        raise _Mismatch(f"action {i + 1} {text!r}: {exc}") from None
+                    events.extend(evs)
+                else:
+                    state = step(state, action, f"action {i + 1} {text}")
             else:
                 if state.phase is not Phase.BETTING:
                     raise _Mismatch(

@@ -25,19 +25,23 @@ from pathlib import Path
 from typing import Any
 
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
 from starlette.routing import Mount, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket
 
-from croupier.accounts import Accounts, PasswordHashing
+from croupier.accounts import Accounts, PasswordHashing, ThrottlePolicy
 from croupier.engine.game import GAME_PRESETS
 from croupier.lobby import DEFAULT_TABLES, QuickMatch, TableSpec
 from croupier.lobby.catalog import invitation_code
+from croupier.server.abuse import GuessLimiter, PrivateCaps
 from croupier.server.http import routes
 from croupier.server.hub import Hub
+from croupier.server.private_idle import IdlePrivateTables
 from croupier.server.protocol import CloseCode
 from croupier.server.ratelimit import Buckets
 from croupier.server.registry import TableRegistry
+from croupier.server.security import SecurityMiddleware
 from croupier.server.settings import Settings
 from croupier.server.wire import plain
 from croupier.server.ws import WsSession
@@ -66,6 +70,8 @@ class Services:
     wall: Callable[[], float] = time.time
     tasks: list[asyncio.Task[Any]] = field(default_factory=list)
     tournaments: TournamentRegistry | None = None
+    guesses: GuessLimiter = field(default_factory=lambda: GuessLimiter(per_minute=10, burst=5))
+    private_caps: PrivateCaps | None = None
 
     def now(self) -> float:
         return asyncio.get_running_loop().time()
@@ -89,7 +95,15 @@ def _hashing(settings: Settings) -> PasswordHashing:
 
 async def _start(app: Starlette, settings: Settings) -> Services:
     store = await asyncio.to_thread(open_store, settings.database_url)
-    accounts = Accounts(store.users, hashing=_hashing(settings))
+    accounts = Accounts(
+        store.users,
+        hashing=_hashing(settings),
+        pair_throttle=ThrottlePolicy(settings.login_pair_failures, settings.login_window_seconds),
+        account_throttle=ThrottlePolicy(
+            settings.login_account_failures, settings.login_account_window_seconds
+        ),
+        ip_throttle=ThrottlePolicy(settings.login_ip_failures, settings.login_window_seconds),
+    )
     registry = TableRegistry(
         store,
         accounts,
@@ -108,6 +122,15 @@ async def _start(app: Starlette, settings: Settings) -> Services:
         ip_buckets=Buckets(
             rate=settings.registrations_per_second, burst=settings.registration_burst
         ),
+    )
+    services.guesses = GuessLimiter(
+        per_minute=settings.invite_guesses_per_minute, burst=settings.invite_guess_burst
+    )
+    services.private_caps = PrivateCaps(
+        per_account=settings.private_tables_per_account,
+        per_address=settings.private_tables_per_address,
+        bot_seats_per_account=settings.private_bot_seats_per_account,
+        is_open=lambda tid: tid in registry.tables and registry.tables[tid].actor.alive,
     )
     app.state.services = services
     services.tournaments = TournamentRegistry(
@@ -144,6 +167,7 @@ async def _start(app: Starlette, settings: Settings) -> Services:
     await asyncio.to_thread(store.boots.recovered, boot.boot_id)
     services.tasks.append(asyncio.create_task(_lobby_loop(services)))
     services.tasks.append(asyncio.create_task(_match_loop(services)))
+    services.tasks.append(asyncio.create_task(IdlePrivateTables(services).run()))
     return services
 
 
@@ -234,6 +258,13 @@ def create_app(settings: Settings | None = None) -> Starlette:
         await WsSession(websocket, websocket.app.state.services).run()
 
     return Starlette(
+        middleware=[
+            Middleware(
+                SecurityMiddleware,
+                max_body=settings.max_body_bytes,
+                trusted=settings.trusted_proxies,
+            )
+        ],
         routes=[
             *routes(),
             WebSocketRoute("/ws", ws_endpoint),

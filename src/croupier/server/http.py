@@ -4,7 +4,6 @@ the lobby list and hand-history downloads (PHH and PokerStars text)."""
 from __future__ import annotations
 
 import asyncio
-import json
 from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
@@ -19,6 +18,7 @@ from croupier.engine.game import Game
 from croupier.history.pokerstars import PokerStarsError, PokerStarsInfo, to_pokerstars
 from croupier.server.protocol import CloseCode
 from croupier.server.registry import redacted_phh
+from croupier.server.security import BodyError, connection_ip, connection_is_https, parse_json_body
 from croupier.store import StoreError
 from croupier.tournament import TournamentError
 
@@ -70,16 +70,25 @@ async def _account(request: Request, services: Services) -> Account | JSONRespon
 
 
 async def _body(request: Request, model: type[BaseModel], services: Services) -> Any:
+    """The JSON body as ``model``. The body is read under the cap (SecurityMiddleware
+    answers 413 as soon as it goes over); nesting over ``max_json_depth`` is 400
+    ``too_deep``; anything else that does not fit is 422 ``invalid``."""
     origin = request.headers.get("origin")
     if origin and not services.origin_allowed(origin):
         return fail(403, "bad_origin", "origin not allowed")
     raw = await request.body()
-    if len(raw) > 16 * 1024:
-        return fail(413, "too_big", "request body over 16 KB")
     try:
-        return model.model_validate(json.loads(raw or b"null"))
+        data = parse_json_body(raw, max_depth=services.settings.max_json_depth)
+        return model.model_validate(data)
+    except BodyError as exc:
+        return fail(exc.status, exc.code, str(exc))
     except (ValueError, ValidationError) as exc:
         return fail(422, "invalid", str(exc).splitlines()[0][:200])
+
+
+def client_ip(request: Request, services: Services) -> str:
+    """The client's address (``X-Forwarded-For`` only from ``trusted_proxies``)."""
+    return connection_ip(request, services.settings)
 
 
 async def health(request: Request) -> Response:
@@ -128,7 +137,7 @@ def _account_json(account: Account, services: Services) -> dict[str, Any]:
 
 async def register(request: Request) -> Response:
     sv = _sv(request)
-    ip = request.client.host if request.client else ""
+    ip = client_ip(request, sv)
     if not sv.ip_buckets.allow(f"register:{ip}", sv.now()):
         return fail(429, "throttled", "too many registrations from this address")
     body = await _body(request, Credentials, sv)
@@ -150,7 +159,7 @@ async def login(request: Request) -> Response:
     body = await _body(request, Credentials, sv)
     if isinstance(body, Response):
         return body
-    ip = request.client.host if request.client else ""
+    ip = client_ip(request, sv)
     try:
         done = await asyncio.to_thread(sv.accounts.login, body.name, body.password, ip=ip)
     except ThrottledError as exc:
@@ -166,9 +175,17 @@ async def login(request: Request) -> Response:
         max_age=int(done.expires_at - sv.wall()),
         httponly=True,
         samesite="lax",
-        secure=sv.settings.cookie_secure,
+        secure=_cookie_secure(request, sv),
     )
     return resp
+
+
+def _cookie_secure(request: Request, sv: Services) -> bool:
+    """The session cookie's Secure flag (setting ``cookie_secure``: auto/always/never)."""
+    mode = sv.settings.cookie_secure
+    if mode == "auto":
+        return connection_is_https(request, sv.settings)
+    return mode == "always"
 
 
 async def logout(request: Request) -> Response:

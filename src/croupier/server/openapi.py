@@ -59,7 +59,9 @@ def openapi_document() -> dict[str, Any]:
                     "requestBody": req("Credentials"),
                     "responses": {
                         "201": _json("Account"),
+                        "400": _ERROR,
                         "409": _ERROR,
+                        "413": _ERROR,
                         "422": _ERROR,
                         "429": _ERROR,
                     },
@@ -69,7 +71,14 @@ def openapi_document() -> dict[str, Any]:
                 "post": {
                     "summary": "Log in: token in the body and an HttpOnly cookie",
                     "requestBody": req("Credentials"),
-                    "responses": {"200": _json(), "401": _ERROR, "429": _ERROR},
+                    "responses": {
+                        "200": _json(),
+                        "400": _ERROR,
+                        "401": _ERROR,
+                        "413": _ERROR,
+                        "422": _ERROR,
+                        "429": _ERROR,
+                    },
                 }
             },
             "/api/logout": {
@@ -93,8 +102,10 @@ def openapi_document() -> dict[str, Any]:
                     "requestBody": req("ExchangeRequest"),
                     "responses": {
                         "200": _json("Account"),
+                        "400": _ERROR,
                         "401": _ERROR,
                         "409": _ERROR,
+                        "413": _ERROR,
                         "422": _ERROR,
                     },
                 }

@@ -8,7 +8,6 @@ every rule; the registry only wires ports and records what the table published.
 from __future__ import annotations
 
 import asyncio
-import dataclasses
 import itertools
 import logging
 import time
@@ -22,7 +21,7 @@ from croupier.accounts import Accounts
 from croupier.bots import BotRunner, RuleBot
 from croupier.engine.events import CardsShown, Event, HandEnded
 from croupier.history.export import to_phh
-from croupier.history.phh import PhhError, Verb, dump_phh
+from croupier.history.phh import PhhError, dump_phh
 from croupier.lobby import LobbyError, TableSpec, TableSummary
 from croupier.store import ArchivedHand, HandPlayer, Store
 from croupier.table import AsyncioClock, Clock, TableActor, TableEvent
@@ -94,18 +93,12 @@ def hand_events(actor: TableActor, hand_no: int) -> tuple[HandBegan | None, list
 
 
 def redacted_phh(phh_text: str, viewer_position: int | None) -> str:
-    """A PHH record with the hole cards of other players hidden (``??``) unless shown."""
+    """The archived PHH record as the player at ``viewer_position`` may see it: cards never
+    shown to them are ``??`` (:func:`croupier.history.redact.redact_phh`)."""
     from croupier.history.phh import load_phh
+    from croupier.history.redact import redact_phh
 
-    hh = load_phh(phh_text)
-    shown = {a.player for a in hh.actions if a.verb is Verb.SHOW_MUCK and a.cards}
-    actions = tuple(
-        dataclasses.replace(a, cards=(None,) * len(a.cards or ()))
-        if a.verb is Verb.DEAL_HOLE and a.player != viewer_position and a.player not in shown
-        else a
-        for a in hh.actions
-    )
-    return dump_phh(dataclasses.replace(hh, actions=actions))
+    return dump_phh(redact_phh(load_phh(phh_text), viewer_position))
 
 
 class StoppableClock:

@@ -21,5 +21,8 @@ def serve(settings: Settings) -> None:
         ws_max_size=settings.max_frame_bytes,
         log_level=settings.log_level.lower(),
         lifespan="on",
+        # X-Forwarded-For is read by the app, only from CROUPIER_TRUSTED_PROXIES
+        # (croupier.server.security); uvicorn's own handling trusts loopback by default.
+        proxy_headers=False,
         timeout_graceful_shutdown=int(settings.shutdown_grace_seconds),
     )

@@ -59,7 +59,37 @@ class Settings:
     between_hands_seconds: float = 3.0
     default_tables: bool = True
     guest_spectators: bool = True
-    cookie_secure: bool = False
+    cookie_secure: str = "auto"
+    """The session cookie's ``Secure`` flag: ``auto`` (set when the request came over
+    HTTPS, directly or through a trusted proxy's ``X-Forwarded-Proto``), ``always``,
+    ``never`` (docs/security.md)."""
+    trusted_proxies: tuple[str, ...] = ()
+    """Addresses or networks (``10.0.0.0/8``) of reverse proxies whose ``X-Forwarded-For``
+    and ``X-Forwarded-Proto`` are believed; from any other peer they are ignored."""
+    max_body_bytes: int = 16 * 1024
+    """HTTP request bodies over this are refused with 413 while streaming."""
+    max_json_depth: int = 16
+    """Deeper JSON (arrays/objects inside each other) is refused with 400 ``too_deep``."""
+    login_pair_failures: int = 5
+    """Failed logins per (account name, address) pair in ``login_window_seconds``."""
+    login_window_seconds: float = 15 * 60.0
+    login_account_failures: int = 50
+    """Failed logins per account name from every address in ``login_account_window_seconds``
+    (the slower global limit; an address the owner logged in from before is exempt)."""
+    login_account_window_seconds: float = 3600.0
+    login_ip_failures: int = 20
+    """Failed logins per address (any name) in ``login_window_seconds``."""
+    invite_guesses_per_minute: float = 10.0
+    """Wrong invitation codes allowed per account and per address (token bucket rate)."""
+    invite_guess_burst: int = 5
+    private_tables_per_account: int = 3
+    """Open private tables one account may host."""
+    private_tables_per_address: int = 6
+    """Open private tables hosted from one address (all its accounts)."""
+    private_bot_seats_per_account: int = 8
+    """Bot seats across the open private tables of one account."""
+    private_idle_seconds: float = 300.0
+    """A private table with no human seated this long is closed (its bots stand up)."""
     testing: bool = False
     arcade_min_level: int = 6
     quick_match_wait_seconds: float = 10.0
@@ -91,6 +121,27 @@ class Settings:
             raise SettingsError("bad_log_format", "CROUPIER_LOG_FORMAT must be text or json")
         if self.log_level.upper() not in ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"):
             raise SettingsError("bad_log_level", f"unknown CROUPIER_LOG_LEVEL {self.log_level!r}")
+        if self.cookie_secure not in ("auto", "always", "never"):
+            raise SettingsError(
+                "bad_cookie_secure", "CROUPIER_COOKIE_SECURE is auto, always or never"
+            )
+        if self.max_body_bytes < 256 or self.max_json_depth < 2:
+            raise SettingsError("bad_body_cap", "body cap >= 256 bytes and JSON depth >= 2")
+        if min(self.login_pair_failures, self.login_account_failures, self.login_ip_failures) < 1:
+            raise SettingsError("bad_throttle", "login failure limits must be positive")
+        if self.login_window_seconds <= 0 or self.login_account_window_seconds <= 0:
+            raise SettingsError("bad_throttle", "login windows must be positive")
+        if self.invite_guesses_per_minute <= 0 or self.invite_guess_burst < 1:
+            raise SettingsError("bad_rate", "invitation guess rate and burst must be positive")
+        if (
+            self.private_tables_per_account < 0
+            or self.private_tables_per_address < 0
+            or self.private_bot_seats_per_account < 0
+        ):
+            raise SettingsError("bad_private_cap", "private table caps cannot be negative")
+        if self.private_idle_seconds <= 0:
+            raise SettingsError("bad_private_idle", "CROUPIER_PRIVATE_IDLE_SECONDS must be > 0")
+        _check_networks(self.trusted_proxies)
         if self.testing and self.host not in ("127.0.0.1", "localhost", "::1"):
             raise SettingsError("testing_exposed", "CROUPIER_TESTING is only allowed on loopback")
 
@@ -123,13 +174,35 @@ class Settings:
             elif isinstance(default, float):
                 values[f.name] = _parse(key, raw, float, "a number")
             elif isinstance(default, str):
-                values[f.name] = raw.strip()
+                values[f.name] = _secure_word(raw) if f.name == "cookie_secure" else raw.strip()
             else:  # origins
                 values[f.name] = tuple(o.strip().rstrip("/") for o in raw.split(",") if o.strip())
         return cls(**values)
 
 
 _PROCESS_SECRET = secrets.token_hex(32)
+
+
+def _secure_word(raw: str) -> str:
+    """``CROUPIER_COOKIE_SECURE``: auto/always/never, and the booleans of old (1 = always)."""
+    low = raw.strip().lower()
+    if low in ("1", "true", "yes", "on"):
+        return "always"
+    if low in ("0", "false", "no", "off"):
+        return "never"
+    return low
+
+
+def _check_networks(items: tuple[str, ...]) -> None:
+    import ipaddress
+
+    for item in items:
+        try:
+            ipaddress.ip_network(item, strict=False)
+        except ValueError:
+            raise SettingsError(
+                "bad_proxy", f"CROUPIER_TRUSTED_PROXIES: {item!r} is not an address or network"
+            ) from None
 
 
 def _bool(text: str) -> bool:

@@ -16,8 +16,10 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from croupier.accounts import Account, AccountError, Guest
 from croupier.lobby import LobbyError, invitation_code, private_spec
 from croupier.server import protocol as P
+from croupier.server.chattext import clean_chat
 from croupier.server.protocol import CloseCode, ProtocolError, error, parse_client
 from croupier.server.ratelimit import Bucket
+from croupier.server.security import connection_ip
 from croupier.server.wire import event_message, plain, snapshot_message
 from croupier.table import commands as C
 from croupier.table.actor import EventStream
@@ -244,8 +246,11 @@ class WsSession:
         elif isinstance(msg, P.CreatePrivate):
             await self._create_private(msg)
         elif isinstance(msg, P.JoinPrivate):
+            if not self._may_guess(msg.id, None):
+                return
             table_id = self.sv.registry.codes.get(msg.code.upper())
             if table_id is None:
+                self._wrong_guess()
                 self._ack(msg.id, None, False, "bad_code", "no table has this invitation code")
             else:
                 info = self._table_info(table_id)
@@ -284,6 +289,49 @@ class WsSession:
         row.update(private=live.spec.private, bot_seats=live.spec.bots)
         return row
 
+    @property
+    def ip(self) -> str:
+        """The client's address (``X-Forwarded-For`` only from trusted proxies)."""
+        return connection_ip(self.ws, self.sv.settings)
+
+    def _may_guess(self, cid: str | None, table_id: str | None) -> bool:
+        """Whether this connection may try an invitation code now; else answers
+        ``throttled`` (wrong codes are limited per account and per address)."""
+        if self.sv.guesses.allowed(self.account_id, self.ip, self._now()):
+            return True
+        wait = int(self.sv.guesses.retry_after(self.account_id, self.ip, self._now())) + 1
+        text = f"too many wrong invitation codes; try again in {wait} s"
+        if cid is None:
+            self.send(error("throttled", text))
+        else:
+            self._ack(cid, table_id, False, "throttled", text, data={"retry_after": wait})
+        return False
+
+    def _wrong_guess(self) -> None:
+        self.sv.guesses.wrong(self.account_id, self.ip, self._now())
+
+    @staticmethod
+    def _guessable(table_id: str, why: str | None) -> bool:
+        """Whether refusing ``table_id`` for ``why`` tells a guesser something about a code
+        (a private table's id carries its code)."""
+        return why == "bad_code" or (why == "unknown_table" and table_id.startswith("private-"))
+
+    def _code_matters(self, table_id: str) -> bool:
+        """Whether reaching ``table_id`` depends on an invitation code for this connection
+        (a private table where it is neither the host nor seated): such attempts are
+        guesses, refused while the guess throttle is empty."""
+        if not table_id.startswith("private-"):
+            return False
+        live = self.sv.registry.tables.get(table_id)
+        if live is None:
+            return True
+        if self.account is not None and self.account.id == live.spec.host:
+            return False
+        pid = self.player_id
+        return not (
+            pid is not None and any(s.player_id == pid for s in live.actor.table.seats.values())
+        )
+
     def _may_watch(self, table_id: str, code: str | None) -> str | None:
         """Why this connection may not watch ``table_id`` (``None``: it may)."""
         live = self.sv.registry.tables.get(table_id)
@@ -313,7 +361,11 @@ class WsSession:
             self.send(self.sv.lobby_message())
             return
         table_id = msg.table_id
+        if self._code_matters(table_id) and not self._may_guess(None, table_id):
+            return
         why = self._may_watch(table_id, msg.code)
+        if self._guessable(table_id, why):
+            self._wrong_guess()
         if why is not None:
             self.send(error(why, f"cannot watch {table_id}: {why.replace('_', ' ')}"))
             return
@@ -374,7 +426,7 @@ class WsSession:
         rules = live.actor.table.config.rules
         body: dict[str, Any] = {}
         if msg.text is not None:
-            text = " ".join(msg.text.split())
+            text = clean_chat(msg.text)
             if not rules.free_chat:
                 self._ack(
                     msg.id,
@@ -384,7 +436,16 @@ class WsSession:
                     "this table allows only canned messages and emotes",
                 )
                 return
-            if not text or len(text) > self.sv.settings.chat_max_length:
+            if not text:
+                self._ack(
+                    msg.id,
+                    msg.table_id,
+                    False,
+                    "empty_message",
+                    "nothing left to send once invisible and control characters are removed",
+                )
+                return
+            if len(text) > self.sv.settings.chat_max_length:
                 self._ack(
                     msg.id,
                     msg.table_id,
@@ -439,6 +500,7 @@ class WsSession:
             return
         code = invitation_code()
         table_id = f"private-{code.lower()}"
+        caps = self.sv.private_caps
         try:
             spec = private_spec(
                 table_id,
@@ -452,10 +514,28 @@ class WsSession:
                 code=code,
                 host=self.account.id,
             )
-            await self.sv.registry.open(spec)
         except LobbyError as exc:
             self._ack(msg.id, None, False, exc.code, str(exc))
             return
+        if caps is not None:
+            refused = caps.refusal(self.account.id, self.ip, spec.bots)
+            if refused is not None:
+                self._ack(msg.id, None, False, refused.code, refused.message)
+                return
+            caps.reserve(table_id, self.account.id, self.ip, spec.bots)
+        try:
+            await self.sv.registry.open(spec)
+        except LobbyError as exc:
+            if caps is not None:
+                caps.forget(table_id)
+            self._ack(msg.id, None, False, exc.code, str(exc))
+            return
+        except BaseException:
+            if caps is not None:
+                caps.forget(table_id)
+            raise
+        if caps is not None:
+            caps.opened(table_id)
         self._ack(msg.id, table_id, True, data={"table_id": table_id, "code": code})
 
     async def _command(self, msg: Any) -> None:
@@ -464,8 +544,12 @@ class WsSession:
         if self.account is None:
             self._ack(cid, table_id, False, "login_required", "log in to play")
             return
+        if self._code_matters(table_id) and not self._may_guess(cid, table_id):
+            return
         live = self.sv.registry.tables.get(table_id)
         if live is None:
+            if table_id.startswith("private-"):
+                self._wrong_guess()
             self._ack(cid, table_id, False, "unknown_table", f"no table {table_id!r}")
             return
         pid = str(self.account.id)
@@ -474,6 +558,8 @@ class WsSession:
         cmd: C.Command
         if isinstance(msg, P.Sit):
             why = self._may_sit(live, msg.code)
+            if why is not None and why[0] == "bad_code":
+                self._wrong_guess()
             if why is not None:
                 self._ack(cid, table_id, False, why[0], why[1])
                 return

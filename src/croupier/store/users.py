@@ -17,6 +17,7 @@ croupier.store.errors.StoreError: the name 'ALICE' is taken
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import sqlalchemy as sa
@@ -227,6 +228,76 @@ class SqlUsers:
             login_failures.c.scope == scope, login_failures.c.subject == subject[:128]
         )
         self._db.run(lambda c: c.execute(stmt))
+
+    def reserve_attempt(
+        self,
+        checks: Sequence[tuple[str, str, int]],
+        at_ms: int,
+        refuse: Callable[[Sequence[Sequence[int]]], bool],
+    ) -> Sequence[Sequence[int]] | None:
+        """Check the login throttles and count one attempt, in one transaction: with the
+        failures since ``since_ms`` of each ``(scope, subject, since_ms)`` of ``checks``,
+        ``refuse(failures)`` says whether to refuse; if not, a failure is recorded at
+        ``at_ms`` for each scope/subject (the caller forgets them if the password is
+        right). Returns the failures when refused, else ``None``.
+
+        Across processes the step is atomic too: PostgreSQL takes a transaction advisory
+        lock per subject (in a fixed order, so no deadlock); SQLite writes first, which
+        serialises the transactions that reserve."""
+
+        def work(conn: sa.Connection) -> Sequence[Sequence[int]] | None:
+            if self._db.backend.name == "postgresql":
+                for scope, subject, _ in sorted(checks):
+                    conn.execute(
+                        sa.text("SELECT pg_advisory_xact_lock(hashtext(:k))"),
+                        {"k": f"login:{scope}:{subject[:128]}"},
+                    )
+            else:
+                # Take SQLite's write lock before reading: a concurrent reserve waits.
+                conn.execute(login_failures.delete().where(login_failures.c.at_ms < 0))
+            found = [
+                [
+                    int(v)
+                    for v in conn.execute(
+                        sa.select(login_failures.c.at_ms)
+                        .where(
+                            login_failures.c.scope == scope,
+                            login_failures.c.subject == subject[:128],
+                            login_failures.c.at_ms >= since,
+                        )
+                        .order_by(login_failures.c.at_ms)
+                    ).scalars()
+                ]
+                for scope, subject, since in checks
+            ]
+            if refuse(found):
+                return found
+            conn.execute(
+                login_failures.insert(),
+                [{"scope": sc, "subject": su[:128], "at_ms": at_ms} for sc, su, _ in checks],
+            )
+            return None
+
+        return self._db.run(work)
+
+    def remove_failure(self, scope: str, subject: str, at_ms: int) -> None:
+        """Forget the failure recorded at ``at_ms`` (a login attempt counted before its
+        password check, which then succeeded)."""
+        stmt = login_failures.delete().where(
+            login_failures.c.scope == scope,
+            login_failures.c.subject == subject[:128],
+            login_failures.c.at_ms == at_ms,
+        )
+        self._db.run(lambda c: c.execute(stmt))
+
+    def has_session_from(self, user_id: int, ip: str) -> bool:
+        """Whether ``user_id`` ever logged in from address ``ip`` (a session row remembers it)."""
+        stmt = (
+            sa.select(sessions.c.token_hash)
+            .where(sessions.c.user_id == user_id, sessions.c.ip == ip[:64])
+            .limit(1)
+        )
+        return self._db.run(lambda c: c.execute(stmt).first()) is not None
 
     def prune_failures(self, before_ms: int) -> int:
         """Delete failures older than ``before_ms``; returns how many."""

@@ -126,6 +126,7 @@ function startNet() {
     const m = ev.detail;
     if (m.type === "lobby") lobby.onLobby(m);
     else if (m.type === "matched") lobby.onMatched(m);
+    else if (m.type === "table_closed") toast("security.table_closed");
     else if (m.table_id && ["snapshot", "event", "subscribed", "chat", "table_info"].includes(m.type)) table.onMessage(m);
     else if (m.type === "error" && !m.id) {
       if (!table.onError(m)) toast(errorText(m.code));
