@@ -50,7 +50,10 @@ def test_the_client_runs_under_the_csp(server: Server, csp_page: Page) -> None:
     assert response is not None
     csp = response.headers["content-security-policy"]
     assert "script-src 'self'" in csp and "unsafe" not in csp
-    _until(page, "() => window.__croupier && window.__croupier.net.status === 'open'")
+    _until(
+        page,
+        "() => !!(window.__croupier && window.__croupier.net && window.__croupier.net.status === 'open')",
+    )
     page.fill("#signup-name", f"csp{int(time.time() * 1000) % 10**8}")
     page.fill("#signup-password", PASSWORD)
     page.click("#signup-form button[type=submit]")
