@@ -47,8 +47,15 @@ def baseline_app() -> Starlette:
     def broadcast(table: _Table, event: dict[str, Any], seat_view: int | None = None) -> None:
         table.version += 1
         players = [str(c.account_id) for _, c in sorted(table.seats.items())]
-        msg = {"type": "event", "table_id": table.table_id, "version": table.version, "epoch": 1,
-               "hand_no": 1, "players": players, "event": event}
+        msg = {
+            "type": "event",
+            "table_id": table.table_id,
+            "version": table.version,
+            "epoch": 1,
+            "hand_no": 1,
+            "players": players,
+            "event": event,
+        }
         public = _dumps(msg)
         private = None
         if seat_view is not None:
@@ -60,9 +67,19 @@ def baseline_app() -> Starlette:
     def next_turn(table: _Table) -> None:
         seat = table.turn
         conn = table.seats[seat]
-        broadcast(table, {"type": "turn", "seat": seat, "player_id": str(conn.account_id),
-                          "position": seat, "phase": "betting", "deadline": 0, "view": None},
-                  seat_view=seat)
+        broadcast(
+            table,
+            {
+                "type": "turn",
+                "seat": seat,
+                "player_id": str(conn.account_id),
+                "position": seat,
+                "phase": "betting",
+                "deadline": 0,
+                "view": None,
+            },
+            seat_view=seat,
+        )
 
     async def writer(conn: _Conn) -> None:
         while True:
@@ -82,21 +99,47 @@ def baseline_app() -> Starlette:
                 kind = msg.get("type")
                 if kind == "hello":
                     conn.account_id = int(str(msg.get("token", "0")).rsplit("-", 1)[-1])
-                    conn.out.put_nowait(_dumps({"type": "welcome", "account_id": conn.account_id,
-                                                "name": f"p{conn.account_id}", "guest": False}))
+                    conn.out.put_nowait(
+                        _dumps(
+                            {
+                                "type": "welcome",
+                                "account_id": conn.account_id,
+                                "name": f"p{conn.account_id}",
+                                "guest": False,
+                            }
+                        )
+                    )
                 elif kind == "subscribe":
                     tid = msg["table_id"]
                     tables.setdefault(tid, _Table(tid))
-                    conn.out.put_nowait(_dumps({"type": "table_info", "table_id": tid,
-                                                "table": {"buy_in_min": 80, "buy_in_max": 400}}))
-                    conn.out.put_nowait(_dumps({"type": "subscribed", "table_id": tid, "version": 0}))
+                    conn.out.put_nowait(
+                        _dumps(
+                            {
+                                "type": "table_info",
+                                "table_id": tid,
+                                "table": {"buy_in_min": 80, "buy_in_max": 400},
+                            }
+                        )
+                    )
+                    conn.out.put_nowait(
+                        _dumps({"type": "subscribed", "table_id": tid, "version": 0})
+                    )
                 elif kind == "sit":
                     table = tables[msg["table_id"]]
                     seat = int(msg.get("seat", len(table.seats)))
                     table.seats[seat] = conn
                     joined.append((table, seat))
-                    conn.out.put_nowait(_dumps({"type": "ack", "id": msg["id"], "accepted": True,
-                                                "code": "ok", "table_id": table.table_id}))
+                    conn.out.put_nowait(
+                        _dumps(
+                            {
+                                "type": "ack",
+                                "id": msg["id"],
+                                "accepted": True,
+                                "code": "ok",
+                                "table_id": table.table_id,
+                            }
+                        )
+                    )
                     if len(table.seats) == 6 and not table.started:
                         table.started = True
                         table.turn = min(table.seats)
@@ -105,19 +148,45 @@ def baseline_app() -> Starlette:
                     table = tables[msg["table_id"]]
                     seats = sorted(table.seats)
                     if table.seats.get(table.turn) is not conn:
-                        conn.out.put_nowait(_dumps({"type": "ack", "id": msg["id"],
-                                                    "accepted": False, "code": "not_your_turn"}))
+                        conn.out.put_nowait(
+                            _dumps(
+                                {
+                                    "type": "ack",
+                                    "id": msg["id"],
+                                    "accepted": False,
+                                    "code": "not_your_turn",
+                                }
+                            )
+                        )
                         continue
-                    conn.out.put_nowait(_dumps({"type": "ack", "id": msg["id"], "accepted": True,
-                                                "code": "ok", "table_id": table.table_id,
-                                                "version": table.version + 1}))
-                    broadcast(table, {"type": "acted", "player": seats.index(table.turn),
-                                      "action": msg.get("action"), "amount": 0, "added": 0})
+                    conn.out.put_nowait(
+                        _dumps(
+                            {
+                                "type": "ack",
+                                "id": msg["id"],
+                                "accepted": True,
+                                "code": "ok",
+                                "table_id": table.table_id,
+                                "version": table.version + 1,
+                            }
+                        )
+                    )
+                    broadcast(
+                        table,
+                        {
+                            "type": "acted",
+                            "player": seats.index(table.turn),
+                            "action": msg.get("action"),
+                            "amount": 0,
+                            "added": 0,
+                        },
+                    )
                     table.turn = seats[(seats.index(table.turn) + 1) % len(seats)]
                     next_turn(table)
                 else:
-                    conn.out.put_nowait(_dumps({"type": "ack", "id": msg.get("id"),
-                                                "accepted": True, "code": "ok"}))
+                    conn.out.put_nowait(
+                        _dumps({"type": "ack", "id": msg.get("id"), "accepted": True, "code": "ok"})
+                    )
         except (WebSocketDisconnect, RuntimeError, ValueError, KeyError):
             pass
         finally:

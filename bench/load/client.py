@@ -89,8 +89,14 @@ class Worker:
             elif kind == "subscribed":
                 await ws.send(
                     json.dumps(
-                        {"type": "sit", "id": "sit", "table_id": p.table_id, "buy_in": buy_in,
-                         "seat": p.seat, "post_big_blind": True}
+                        {
+                            "type": "sit",
+                            "id": "sit",
+                            "table_id": p.table_id,
+                            "buy_in": buy_in,
+                            "seat": p.seat,
+                            "post_big_blind": True,
+                        }
                     )
                 )
             elif kind == "ack" and msg.get("id") == "sit":

@@ -49,26 +49,51 @@ def provision(db: str, count: int, prefix: str = "load") -> list[str]:
                 if uid is None:
                     uid = conn.execute(
                         users.insert().returning(users.c.id),
-                        {"name": name, "name_key": name, "password_hash": shared_hash,
-                         "kind": "player", "created_ms": now_ms, "experience": 0,
-                         "hands_played": 0, "hands_won": 0, "disabled": False},
+                        {
+                            "name": name,
+                            "name_key": name,
+                            "password_hash": shared_hash,
+                            "kind": "player",
+                            "created_ms": now_ms,
+                            "experience": 0,
+                            "hands_played": 0,
+                            "hands_won": 0,
+                            "disabled": False,
+                        },
                     ).scalar_one()
                     store.ledger.transfer_in(
-                        conn, "diamonds_grant", f"load-grant:{uid}",
-                        [Leg(MINT_DIAMONDS, -CHIPS), Leg(user_account(uid, Currency.DIAMONDS), CHIPS)],
+                        conn,
+                        "diamonds_grant",
+                        f"load-grant:{uid}",
+                        [
+                            Leg(MINT_DIAMONDS, -CHIPS),
+                            Leg(user_account(uid, Currency.DIAMONDS), CHIPS),
+                        ],
                         {"reason": "load"},
                     )
                     store.ledger.transfer_in(
-                        conn, "buy_chips", f"load-chips:{uid}",
-                        [Leg(user_account(uid, Currency.DIAMONDS), -CHIPS), Leg(HOUSE_DIAMONDS, CHIPS),
-                         Leg(MINT_CHIPS, -CHIPS), Leg(user_account(uid), CHIPS)],
+                        conn,
+                        "buy_chips",
+                        f"load-chips:{uid}",
+                        [
+                            Leg(user_account(uid, Currency.DIAMONDS), -CHIPS),
+                            Leg(HOUSE_DIAMONDS, CHIPS),
+                            Leg(MINT_CHIPS, -CHIPS),
+                            Leg(user_account(uid), CHIPS),
+                        ],
                         None,
                     )
                 conn.execute(
                     sessions.insert(),
-                    {"token_hash": token_hash(tokens[i]), "user_id": uid, "created_ms": now_ms,
-                     "last_seen_ms": now_ms, "expires_ms": now_ms + 24 * 3600 * 1000,
-                     "revoked_ms": None, "ip": None},
+                    {
+                        "token_hash": token_hash(tokens[i]),
+                        "user_id": uid,
+                        "created_ms": now_ms,
+                        "last_seen_ms": now_ms,
+                        "expires_ms": now_ms + 24 * 3600 * 1000,
+                        "revoked_ms": None,
+                        "ip": None,
+                    },
                 )
 
         for start in range(0, count, BATCH):

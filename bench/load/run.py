@@ -14,6 +14,7 @@ and window durations, and every process is stopped at the end (killed if it hang
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import math
 import multiprocessing as mp
@@ -62,8 +63,19 @@ class Row:
 class _Server:
     def __init__(self, mode: str, db: str, tables: int, tag: str, env: dict[str, str]) -> None:
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "bench.load.server", "--mode", mode, "--db", db,
-             "--tables", str(tables), "--tag", tag],
+            [
+                sys.executable,
+                "-m",
+                "bench.load.server",
+                "--mode",
+                mode,
+                "--db",
+                db,
+                "--tables",
+                str(tables),
+                "--tag",
+                tag,
+            ],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             text=True,
@@ -171,10 +183,8 @@ def run_step(
             stats.append(p.recv()[1])
     finally:
         for p in pipes:
-            try:
+            with contextlib.suppress(BrokenPipeError, OSError):
                 p.send("quit")
-            except (BrokenPipeError, OSError):
-                pass
         for proc in procs:
             proc.join(timeout=15)
             if proc.is_alive():
@@ -235,7 +245,9 @@ def ratio_line(base: Row, cro: Row) -> str:
 
 def main(argv: list[str] | None = None) -> list[Row]:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
-    ap.add_argument("--tables", type=int, nargs="*", help="ramp steps (default: 10, or the full ramp)")
+    ap.add_argument(
+        "--tables", type=int, nargs="*", help="ramp steps (default: 10, or the full ramp)"
+    )
     ap.add_argument("--full", action="store_true", help="the full ramp 10 → 1,000 tables")
     ap.add_argument("--window", type=float, default=None, help="measured seconds per step")
     ap.add_argument("--warmup", type=float, default=5.0)

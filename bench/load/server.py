@@ -17,7 +17,6 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 import uvicorn
-
 from bench.load.probe import Probe
 
 __all__ = ["main"]
