@@ -245,6 +245,9 @@ def worker_main(
     conn: Connection, url: str, tables: list[Assignment], delay: float, seed: int, timeout: float
 ) -> None:
     """Entry point of a client process."""
+    import logging
+
+    logging.getLogger("asyncio").setLevel(logging.ERROR)  # writes to sockets closed at the end
     worker: Worker | None = None
 
     async def main() -> None:

@@ -65,6 +65,8 @@ class Probe:
 
     def report(self) -> dict[str, Any]:
         """Figures since the last :meth:`reset` (called from another thread: copies only)."""
+        if os.environ.get("LOAD_COLLECT_BEFORE_REPORT"):
+            gc.collect()
         lags = sorted(list(self.lags))
         gcs = list(self.gcs)
         wall = time.monotonic() - self._wall0

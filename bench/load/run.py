@@ -137,6 +137,7 @@ def run_step(
     processes: int,
     tag: str,
     delay: float = 1.0,
+    profile: Path | None = None,
 ) -> Row:
     """Measure one server (``croupier`` or ``baseline``) at ``tables`` tables."""
     env = {**os.environ, "PYTHONPATH": f"{ROOT}{os.pathsep}{os.environ.get('PYTHONPATH', '')}"}
@@ -172,8 +173,33 @@ def run_step(
             p.send("start")
         for p in pipes:
             p.recv()
+        spy = None
+        if profile is not None:
+            spy = subprocess.Popen(
+                [
+                    str(Path(sys.executable).with_name("py-spy")),
+                    "record",
+                    "-p",
+                    str(server.proc.pid),
+                    "-d",
+                    str(int(window)),
+                    "-r",
+                    "50",
+                    "--format",
+                    "raw",
+                    "-o",
+                    str(profile),
+                ],
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+            )
         time.sleep(window)
         report = server.ask("report")
+        if spy is not None:
+            try:
+                spy.wait(timeout=60)
+            except subprocess.TimeoutExpired:
+                spy.kill()
         stats = []
         for p in pipes:
             p.send("stop")
@@ -255,7 +281,29 @@ def main(argv: list[str] | None = None) -> list[Row]:
     ap.add_argument("--db", default="", help="database URL (default: a temporary SQLite file)")
     ap.add_argument("--only", choices=("croupier", "baseline"), default=None)
     ap.add_argument("--json", type=Path, default=None, help="also write the rows as JSON")
+    ap.add_argument(
+        "--profile",
+        type=Path,
+        default=None,
+        help="py-spy (dev extra) samples croupier's process during each window into"
+        " PROFILE-<tables>.txt (collapsed stacks)",
+    )
+    ap.add_argument(
+        "--memory",
+        type=int,
+        nargs=2,
+        metavar=("TABLES", "CONNECTIONS"),
+        help="measure croupier's memory per empty table and per idle connection instead",
+    )
     args = ap.parse_args(argv)
+    if args.memory:
+        tables, conns = args.memory
+        with tempfile.TemporaryDirectory(prefix="croupier-load-") as tmp:
+            db = args.db or f"sqlite:///{tmp}/load.sqlite3"
+            mem = measure_memory(db, provision_tokens(db, conns), tables, conns)
+        for k, v in mem.items():
+            print(f"{k}: {v:,.1f}")
+        return []
 
     full = args.full or os.environ.get("CROUPIER_SOAK") == "1"
     steps = args.tables or (list(FULL_RAMP) if full else [10])
@@ -286,6 +334,11 @@ def main(argv: list[str] | None = None) -> list[Row]:
                     warmup=args.warmup,
                     processes=procs,
                     tag=f"s{n}",
+                    profile=(
+                        args.profile.with_name(f"{args.profile.stem}-{tables}.txt")
+                        if args.profile is not None and mode == "croupier"
+                        else None
+                    ),
                 )
                 pair[mode] = row
                 rows.append(row)
@@ -295,6 +348,60 @@ def main(argv: list[str] | None = None) -> list[Row]:
         if args.json is not None:
             args.json.write_text(json.dumps([asdict(r) for r in rows], indent=1))
         return rows
+
+
+def measure_memory(db: str, tokens: list[str], tables: int, connections: int) -> dict[str, float]:
+    """RSS of croupier's process: empty, with ``tables`` empty tables open, and with
+    ``connections`` idle authenticated WebSockets (hello only) on top; per table and per
+    connection in KiB. A collection runs before each reading (gc.collect in ``report``)."""
+    import asyncio
+
+    from websockets.asyncio.client import connect
+
+    env = {**os.environ, "PYTHONPATH": f"{ROOT}{os.pathsep}{os.environ.get('PYTHONPATH', '')}"}
+    env["LOAD_COLLECT_BEFORE_REPORT"] = "1"
+    empty = _Server("croupier", db, 0, "m0", env)
+    try:
+        time.sleep(2)
+        rss0 = float(empty.ask("report")["rss"])
+    finally:
+        empty.stop()
+    server = _Server("croupier", db, tables, "m1", env)
+    try:
+        time.sleep(2)
+        rss1 = float(server.ask("report")["rss"])
+
+        async def idle() -> float:
+            url = f"ws://127.0.0.1:{server.port}/ws"
+            socks = []
+            sem = asyncio.Semaphore(64)
+
+            async def one(token: str) -> None:
+                async with sem:
+                    ws = await connect(url, compression=None, ping_interval=None)
+                await ws.send(json.dumps({"type": "hello", "token": token}))
+                await ws.recv()
+                socks.append(ws)
+
+            await asyncio.wait_for(
+                asyncio.gather(*(one(t) for t in tokens[:connections])), 60 + connections / 20
+            )
+            await asyncio.sleep(2)
+            rss = float((await asyncio.to_thread(server.ask, "report"))["rss"])
+            for ws in socks:
+                await ws.close()
+            return rss
+
+        rss2 = asyncio.run(idle())
+    finally:
+        server.stop()
+    return {
+        "rss_empty_mb": rss0 / 2**20,
+        "rss_tables_mb": rss1 / 2**20,
+        "rss_connections_mb": rss2 / 2**20,
+        "kib_per_table": (rss1 - rss0) / tables / 1024,
+        "kib_per_connection": (rss2 - rss1) / connections / 1024,
+    }
 
 
 def provision_tokens(db: str, count: int) -> list[str]:

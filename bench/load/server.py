@@ -10,6 +10,7 @@ import argparse
 import asyncio
 import contextlib
 import json
+import os
 import socket
 import sys
 import threading
@@ -45,6 +46,10 @@ def _croupier_app(db: str, tables: int, tag: str, probe: Probe) -> Any:
             for i in range(tables):
                 spec = TableSpec(f"load-{tag}-{i}", f"Load {i}", "nlhe", "room", (1, 2), 6)
                 await registry.open(spec)
+            if os.environ.get("LOAD_TUNE_GC", "1") == "1":
+                from croupier.server.gctune import tune_gc
+
+                tune_gc()
             probe.start()
             yield
 

@@ -8,6 +8,8 @@ every rule; the registry only wires ports and records what the table published.
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
+import contextlib
 import itertools
 import logging
 import time
@@ -24,6 +26,7 @@ from croupier.history.export import to_phh
 from croupier.history.phh import PhhError, dump_phh
 from croupier.lobby import LobbyError, TableSpec, TableSummary
 from croupier.store import ArchivedHand, HandPlayer, Store
+from croupier.store.groupcommit import GroupCommitJournal
 from croupier.table import AsyncioClock, Clock, TableActor, TableEvent
 from croupier.table.events import HandBegan, HandSettled, Turn
 from croupier.table.restart import close_table
@@ -135,8 +138,16 @@ class TableRegistry:
         between_hands_seconds: float = 3.0,
         testing: bool = False,
         wall: Callable[[], float] = time.time,
+        group_commit: bool = True,
     ) -> None:
         self.store = store
+        # An in-memory SQLite database is one connection shared by every thread: keep its
+        # writes on the loop.
+        self.threaded = group_commit and store.db.url not in ("sqlite://", "sqlite:///:memory:")
+        self.journal: Any = GroupCommitJournal(store.journal) if self.threaded else store.journal
+        """The tables' journal: with ``group_commit``, hands' records are written by one
+        background thread, many tables per transaction (store/groupcommit.py)."""
+        self._archiver = concurrent.futures.ThreadPoolExecutor(1, "croupier-archive")
         self.accounts = accounts
         self.clock = StoppableClock(clock)
         self.bot_delay = bot_delay_seconds
@@ -189,7 +200,7 @@ class TableRegistry:
         )
         ports: dict[str, Any] = {
             "clock": self.clock,
-            "journal": self.store.journal,
+            "journal": self.journal,
             "bank": self.store.bank(spec.table_id),
             "quota": self.store.protections,
         }
@@ -199,6 +210,10 @@ class TableRegistry:
         )
         live = LiveTable(spec, actor)
         self.tables[spec.table_id] = live
+        if isinstance(self.journal, GroupCommitJournal):
+            self.journal.watch(
+                spec.table_id, actor.table.log, lambda exc, a=actor: self._stop_failed(a)
+            )
         if spec.code is not None:
             self.codes[spec.code] = spec.table_id
         actor.subscribe(None, lambda e: self._on_event(live, e), internal=True)
@@ -228,6 +243,20 @@ class TableRegistry:
                     sum(c.amount for c in done.cashed),
                 )
         return closed
+
+    @staticmethod
+    def _stop_failed(actor: TableActor) -> None:
+        """A journal write failed: stop the table (its journal recovers it at the next
+        start, R-CRASH-1)."""
+        task = asyncio.ensure_future(actor.stop())
+        task.add_done_callback(lambda t: t.cancelled() or t.exception())
+
+    async def flushed(self, table_id: str) -> None:
+        """Return once the table's journal records written so far are durable (the edge
+        acknowledges a command only then)."""
+        if isinstance(self.journal, GroupCommitJournal):
+            with contextlib.suppress(Exception):
+                await self.journal.flushed(table_id)
 
     def bot_user(self, key: str, index: int) -> int:
         """A funded bot account (created on first use), e.g. for tournament seats."""
@@ -288,27 +317,62 @@ class TableRegistry:
         elif isinstance(data, HandSettled):
             live.hands += 1
             self.hands_settled += 1
-            asyncio.get_running_loop().call_soon(self._archive, live, data.hand_no)
+            self._archive(live, data.hand_no)
         elif data.type == "hand_voided":
             self.hands_voided += 1
 
     def _archive(self, live: LiveTable, hand_no: int) -> None:
-        """Archive one settled hand (PHH + events) and credit experience."""
+        """Archive one settled hand (PHH + events) and credit experience: the hand's
+        record is taken from the table's history here, on the loop; the PHH export and
+        the writes run on the archive thread, off the loop."""
         try:
-            self._archive_hand(live, hand_no)
+            job = self._archive_job(live, hand_no)
         except Exception:  # never let archiving take a table down
             log.exception("archiving %s #%s failed", live.table_id, hand_no)
+            return
+        if job is None:
+            return
+        if self.threaded:
+            with contextlib.suppress(RuntimeError):  # shut down: the process is stopping
+                self._archiver.submit(self._run_archive, job, live.table_id, hand_no)
+        else:
+            asyncio.get_running_loop().call_soon(self._run_archive, job, live.table_id, hand_no)
 
-    def _archive_hand(self, live: LiveTable, hand_no: int) -> None:
+    def _run_archive(self, job: Callable[[], None], table_id: str, hand_no: int) -> None:
+        try:
+            job()
+        except Exception:
+            log.exception("archiving %s #%s failed", table_id, hand_no)
+
+    def _archive_job(self, live: LiveTable, hand_no: int) -> Callable[[], None] | None:
         began, events = hand_events(live.actor, hand_no)
         ended = next((e for e in events if isinstance(e, HandEnded)), None)
         if began is None or ended is None:
-            return
+            return None
         live.pots.append(sum(p.amount for p in ended.pots))
         game = live.actor.table.config.game
         shown_names = live.names.pop(hand_no, None)
         for old in [n for n in live.names if n < hand_no]:
             del live.names[old]
+        bots = {b.player_id for b in live.bots}
+        spec = live.spec
+        max_seats = live.actor.table.config.seats
+        return lambda: self._archive_hand(
+            spec, game, hand_no, began, events, ended, shown_names, bots, max_seats
+        )
+
+    def _archive_hand(
+        self,
+        spec: TableSpec,
+        game: Any,
+        hand_no: int,
+        began: HandBegan,
+        events: list[Event],
+        ended: HandEnded,
+        shown_names: tuple[str, ...] | None,
+        bots: set[str],
+        max_seats: int,
+    ) -> None:
         names = (
             list(shown_names)
             if shown_names is not None and len(shown_names) == len(began.players)
@@ -324,8 +388,8 @@ class TableRegistry:
             "seats": list(began.seats),
             "players": list(began.players),
             "names": names,
-            "table_name": live.spec.name,
-            "max_seats": live.actor.table.config.seats,
+            "table_name": spec.name,
+            "max_seats": max_seats,
             "events": [e.to_dict() for e in events],
             "net": list(ended.net),
             "shown": [e.player for e in events if isinstance(e, CardsShown)],
@@ -336,10 +400,10 @@ class TableRegistry:
         )
         self.store.archive.add(
             ArchivedHand(
-                live.table_id,
+                spec.table_id,
                 str(hand_no),
                 round(self.wall() * 1000),
-                f"{live.spec.game} {live.spec.blinds[0]}/{live.spec.blinds[1]} {live.spec.profile}",
+                f"{spec.game} {spec.blinds[0]}/{spec.blinds[1]} {spec.profile}",
                 phh,
                 summary,
                 players,
@@ -348,7 +412,7 @@ class TableRegistry:
         humans = {
             int(pid): net > 0
             for pid, net in zip(began.players, ended.net, strict=True)
-            if not self._is_bot(live, pid)
+            if pid not in bots
         }
         if humans:
             self.accounts.record_hand(humans)
@@ -368,3 +432,6 @@ class TableRegistry:
         for live in self.tables.values():
             if live.actor.alive:
                 await live.actor.stop()
+        await asyncio.to_thread(self._archiver.shutdown, wait=True)
+        if isinstance(self.journal, GroupCommitJournal):
+            await asyncio.to_thread(self.journal.close)

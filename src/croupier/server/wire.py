@@ -10,13 +10,19 @@ the events arrive already redacted for their audience by the table).
 from __future__ import annotations
 
 import dataclasses
+import json
 from enum import Enum
 from typing import Any
 
 from croupier.engine.cards import Card
 from croupier.table.events import TableEvent, TableSnapshot
 
-__all__ = ["event_message", "plain", "snapshot_message"]
+__all__ = ["encoded_event", "event_message", "plain", "snapshot_message"]
+
+_ENCODED: dict[tuple[int, str], tuple[TableEvent, float, str]] = {}
+_ENCODED_KEPT = 1024
+_NOW_TOLERANCE = 0.02
+"""Seconds within which an encoded frame's ``now`` is reused (one publication)."""
 
 
 def plain(value: Any) -> Any:
@@ -64,6 +70,30 @@ def event_message(table_id: str, event: TableEvent, now: float | None = None) ->
     if now is not None:
         out["now"] = now
     return out
+
+
+def encoded_event(table_id: str, event: TableEvent, now: float) -> str:
+    """The ``event`` message as JSON text, encoded once per audience: the table hands the
+    same redacted object to every subscriber of one audience (seated player, other
+    players, spectators), so the text made for the first is reused for the others of the
+    same publication (same object, ``now`` within 20 ms).
+
+    >>> from croupier.table.events import SatIn
+    >>> e = TableEvent(3, 1, 0, SatIn(2))
+    >>> encoded_event("t", e, 5.0) is encoded_event("t", e, 5.001)
+    True
+    >>> encoded_event("t", e, 5.0)
+    '{"type":"event","table_id":"t","version":3,"epoch":1,"hand_no":0,"players":[],"event":{"type":"sat_in","seat":2},"now":5.0}'
+    """
+    key = (id(event), table_id)
+    hit = _ENCODED.get(key)
+    if hit is not None and hit[0] is event and abs(now - hit[1]) < _NOW_TOLERANCE:
+        return hit[2]
+    text = json.dumps(event_message(table_id, event, now=now), separators=(",", ":"))
+    if len(_ENCODED) >= _ENCODED_KEPT:
+        del _ENCODED[next(iter(_ENCODED))]
+    _ENCODED[key] = (event, now, text)
+    return text
 
 
 def snapshot_message(
