@@ -120,6 +120,11 @@ class _Server:
         except Exception:
             self.proc.kill()
             self.proc.wait(timeout=10)
+        finally:
+            for pipe in (self.proc.stdin, self.proc.stdout):
+                if pipe is not None:
+                    with contextlib.suppress(OSError):
+                        pipe.close()
 
 
 def _split(items: list[Assignment], n: int) -> list[list[Assignment]]:
