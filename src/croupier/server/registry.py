@@ -258,6 +258,13 @@ class TableRegistry:
             with contextlib.suppress(Exception):
                 await self.journal.flushed(table_id)
 
+    async def archived(self) -> None:
+        """Return once every hand settled so far is archived and credited (the archive
+        thread works in order): an account's requests read their own hands."""
+        if self.threaded:
+            with contextlib.suppress(RuntimeError):  # shut down
+                await asyncio.wrap_future(self._archiver.submit(lambda: None))
+
     def bot_user(self, key: str, index: int) -> int:
         """A funded bot account (created on first use), e.g. for tournament seats."""
         return self._bot_user(key, index)
