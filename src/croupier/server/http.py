@@ -67,7 +67,7 @@ async def _account(request: Request, services: Services) -> Account | JSONRespon
         account = await asyncio.to_thread(services.accounts.authenticate, token)
     except AccountError as exc:
         return fail(401, exc.code, str(exc))
-    await services.registry.archived()  # the hands settled so far are archived and credited
+    await services.registry.archived(account.id)  # its hands settled so far are archived
     return account
 
 

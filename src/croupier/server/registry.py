@@ -36,6 +36,8 @@ __all__ = ["LiveTable", "TableRegistry", "hand_events", "redacted_phh"]
 log = logging.getLogger("croupier.server")
 
 BOT_CHIPS = 10_000_000
+ARCHIVE_BACKLOG = 500
+"""Hands waiting for the archive thread beyond which the loop archives them itself."""
 
 
 @dataclass(slots=True)
@@ -104,6 +106,11 @@ def redacted_phh(phh_text: str, viewer_position: int | None) -> str:
     return dump_phh(redact_phh(load_phh(phh_text), viewer_position))
 
 
+def _soon(loop: asyncio.AbstractEventLoop, fn: Callable[..., Any], *args: Any) -> None:
+    with contextlib.suppress(RuntimeError):  # the loop is closed
+        loop.call_soon_threadsafe(fn, *args)
+
+
 class StoppableClock:
     """The live clock, which can be stopped: after :meth:`stop` no timer fires (so bots
     and tables stay quiet while the process shuts down)."""
@@ -148,6 +155,8 @@ class TableRegistry:
         """The tables' journal: with ``group_commit``, hands' records are written by one
         background thread, many tables per transaction (store/groupcommit.py)."""
         self._archiver = concurrent.futures.ThreadPoolExecutor(1, "croupier-archive")
+        self._backlog = 0
+        self._latest_archive: dict[int, concurrent.futures.Future[None]] = {}
         self.accounts = accounts
         self.clock = StoppableClock(clock)
         self.bot_delay = bot_delay_seconds
@@ -258,12 +267,14 @@ class TableRegistry:
             with contextlib.suppress(Exception):
                 await self.journal.flushed(table_id)
 
-    async def archived(self) -> None:
-        """Return once every hand settled so far is archived and credited (the archive
-        thread works in order): an account's requests read their own hands."""
-        if self.threaded:
-            with contextlib.suppress(RuntimeError):  # shut down
-                await asyncio.wrap_future(self._archiver.submit(lambda: None))
+    async def archived(self, account_id: int) -> None:
+        """Return once every hand settled so far with ``account_id`` in it is archived
+        and credited (the archive thread works in order): an account reads its own
+        hands and experience."""
+        fut = self._latest_archive.get(account_id)
+        if fut is not None:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(asyncio.shield(asyncio.wrap_future(fut)), 30)
 
     def bot_user(self, key: str, index: int) -> int:
         """A funded bot account (created on first use), e.g. for tournament seats."""
@@ -339,11 +350,29 @@ class TableRegistry:
             return
         if job is None:
             return
-        if self.threaded:
-            with contextlib.suppress(RuntimeError):  # shut down: the process is stopping
-                self._archiver.submit(self._run_archive, job, live.table_id, hand_no)
-        else:
-            asyncio.get_running_loop().call_soon(self._run_archive, job, live.table_id, hand_no)
+        if not self.threaded or self._backlog >= ARCHIVE_BACKLOG:
+            # No thread, or the thread is behind: archive here (the loop slows down
+            # rather than letting the backlog grow without bound).
+            self._run_archive(job, live.table_id, hand_no)
+            return
+        try:
+            fut = self._archiver.submit(self._run_archive, job, live.table_id, hand_no)
+        except RuntimeError:  # shut down: the process is stopping
+            return
+        self._backlog += 1
+        loop = asyncio.get_running_loop()
+        fut.add_done_callback(lambda f: _soon(loop, self._archive_done, f))
+        for e in live.actor.table.history:
+            if e.hand_no == hand_no and isinstance(e.data, HandBegan):
+                for pid in e.data.players:
+                    if pid.isdigit():
+                        self._latest_archive[int(pid)] = fut
+                break
+
+    def _archive_done(self, fut: concurrent.futures.Future[None]) -> None:
+        self._backlog -= 1
+        for uid in [u for u, f in self._latest_archive.items() if f is fut]:
+            self._latest_archive.pop(uid, None)
 
     def _run_archive(self, job: Callable[[], None], table_id: str, hand_no: int) -> None:
         try:
