@@ -36,8 +36,11 @@ __all__ = ["LiveTable", "TableRegistry", "hand_events", "redacted_phh"]
 log = logging.getLogger("croupier.server")
 
 BOT_CHIPS = 10_000_000
-ARCHIVE_BACKLOG = 500
-"""Hands waiting for the archive thread beyond which the loop archives them itself."""
+ARCHIVE_BACKLOG = 8
+"""Hands waiting for the archive thread beyond which the loop archives them itself: the
+thread shares the GIL with the loop, so a thread that stays behind (bots playing hands
+back to back) would take half of the loop's time; archiving on the loop then paces the
+tables as before."""
 
 
 @dataclass(slots=True)
