@@ -154,7 +154,7 @@ def run_step(
         assignments.append((f"load-{tag}-{t}" if mode == "croupier" else f"base-{t}", seats))
     pipes, procs = [], []
     url = f"ws://127.0.0.1:{server.port}/ws"
-    setup_timeout = 60.0 + tables * 0.1
+    setup_timeout = 60.0 + tables * 0.3
     try:
         for i, part in enumerate(_split(assignments, processes)):
             parent, child = ctx.Pipe()
