@@ -12,9 +12,10 @@ durable, so nothing is published before it is durable (R-CRASH-1), and
 
 Records that move money outside the journal's own transaction, or that the table reads
 back at once (buy-in intents and their seat maps, cash-outs, voids, restarts, all-in
-protections), are written synchronously as before: at once when nothing of their table is
-waiting, else through the queue (first in, first out) after the table's waiting records,
-so a table's records keep their order.
+protections), are written synchronously as before, on the caller's thread: when records
+of their table are waiting, those are taken out of the queue and written first in the
+same transaction (after the group being written, if it holds some), so a table's records
+keep their order and the caller never waits for other tables' records.
 
 If a group fails, its records are written one by one; a record that still fails stops its
 table (``on_failure``): its later events are never published and the next start recovers
@@ -91,6 +92,10 @@ class GroupCommitJournal:
         self._seq = 0
         self._thread: threading.Thread | None = None
         self._closed = False
+        self._inflight: set[str] = set()
+        """The tables whose records the writer is writing now."""
+        self._inflight_done = threading.Event()
+        self._inflight_done.set()
         self.groups = 0
         self.records_written = 0
 
@@ -112,12 +117,21 @@ class GroupCommitJournal:
             # Nothing of this table is waiting: write now (on the caller's thread).
             self.inner.append(table_id, record)
             return
-        item = _Item(table_id, record, 0, threading.Event())
-        self._put(item)
-        assert item.done is not None
-        item.done.wait()
-        if item.error is not None:
-            raise item.error
+        # This table has records waiting: take them out of the queue and write them with
+        # this one, here, in one transaction (after the group being written, if it holds
+        # some of them), rather than waiting for every other table's records.
+        with self._cond:
+            mine = [i for i in self._queue if i.table_id == table_id]
+            if mine:
+                self._queue = deque(i for i in self._queue if i.table_id != table_id)
+            busy = table_id in self._inflight
+            done = self._inflight_done
+        if busy:
+            done.wait()
+        items = [(i.table_id, i.record) for i in mine]
+        self.inner.append_many([*items, (table_id, record)])
+        if mine:
+            self._durable({table_id: mine[-1].seq}, {})
 
     # -- watching a table ----------------------------------------------------------------
 
@@ -192,7 +206,14 @@ class GroupCommitJournal:
                 group = [
                     self._queue.popleft() for _ in range(min(self.max_group, len(self._queue)))
                 ]
-            self._write(group)
+                self._inflight = {i.table_id for i in group}
+                self._inflight_done = threading.Event()
+            try:
+                self._write(group)
+            finally:
+                with self._cond:
+                    self._inflight = set()
+                    self._inflight_done.set()
 
     def _write(self, group: Sequence[_Item]) -> None:
         try:
