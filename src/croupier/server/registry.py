@@ -223,9 +223,11 @@ class TableRegistry:
         live = LiveTable(spec, actor)
         self.tables[spec.table_id] = live
         if isinstance(self.journal, GroupCommitJournal):
-            self.journal.watch(
-                spec.table_id, actor.table.log, lambda exc, a=actor: self._stop_failed(a)
-            )
+
+            def failed(exc: BaseException, actor: TableActor = actor) -> None:
+                self._stop_failed(actor)
+
+            self.journal.watch(spec.table_id, actor.table.log, failed)
         if spec.code is not None:
             self.codes[spec.code] = spec.table_id
         actor.subscribe(None, lambda e: self._on_event(live, e), internal=True)
