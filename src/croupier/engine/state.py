@@ -89,8 +89,6 @@ FL_BET_CAP: Final = 4
 """Fixed limit: one bet and three raises per round (R-BET-4)."""
 
 
-
-
 # -- starting a hand ------------------------------------------------------------------
 
 
@@ -239,8 +237,6 @@ def start_hand(
 
 
 _take = take
-
-
 
 
 def _deal_street(s: HandState, events: list[Event]) -> None:
@@ -405,12 +401,6 @@ def protect(s: HandState, player: int) -> tuple[HandState, list[Event]]:
         else:
             new.actor = nxt
     return new, events
-
-
-
-
-
-
 
 
 # -- legal actions ----------------------------------------------------------------------
@@ -767,8 +757,6 @@ def _run_showdown(s: HandState, events: list[Event]) -> None:
         return
     s.actor = -1
     settle(s, events)
-
-
 
 
 def auto_showdown_action(s: HandState) -> Action:
