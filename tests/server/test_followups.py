@@ -6,6 +6,7 @@ split over the WebSocket."""
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -104,6 +105,21 @@ async def _play_hands(
                 return played
 
 
+def _archived(archive: Any, table_id: str, hand_id: str, timeout: float = 10.0) -> Any:
+    """The archived hand, waiting for the registry's archive thread (it writes the hand
+    just after it settles, off the event loop)."""
+    from croupier.store.errors import NotFoundError
+
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            return archive.get(table_id, hand_id)
+        except NotFoundError:
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.05)
+
+
 def _get(srv: LiveServer, token: str, path: str) -> httpx.Response:
     return httpx.get(srv.url + path, headers={"Authorization": f"Bearer {token}"})
 
@@ -120,7 +136,7 @@ def test_downloads_and_replayer_json_use_table_names_and_redact(server: LiveServ
     archive = server.app.state.services.store.archive
 
     def shown_by_other(hand_id: str) -> bool:
-        h = archive.get(TABLE, hand_id)
+        h = _archived(archive, TABLE, hand_id)
         pos = h.summary["players"].index(me)
         return any(e["type"] == "cards_shown" and e["player"] != pos for e in h.summary["events"])
 

@@ -64,9 +64,11 @@ async def _account(request: Request, services: Services) -> Account | JSONRespon
     if token is None:
         return fail(401, "login_required", "log in first")
     try:
-        return await asyncio.to_thread(services.accounts.authenticate, token)
+        account = await asyncio.to_thread(services.accounts.authenticate, token)
     except AccountError as exc:
         return fail(401, exc.code, str(exc))
+    await services.registry.archived(account.id)  # its hands settled so far are archived
+    return account
 
 
 async def _body(request: Request, model: type[BaseModel], services: Services) -> Any:

@@ -8,6 +8,8 @@ every rule; the registry only wires ports and records what the table published.
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
+import contextlib
 import itertools
 import logging
 import time
@@ -24,6 +26,7 @@ from croupier.history.export import to_phh
 from croupier.history.phh import PhhError, dump_phh
 from croupier.lobby import LobbyError, TableSpec, TableSummary
 from croupier.store import ArchivedHand, HandPlayer, Store
+from croupier.store.groupcommit import GroupCommitJournal
 from croupier.table import AsyncioClock, Clock, TableActor, TableEvent
 from croupier.table.events import HandBegan, HandSettled, Turn
 from croupier.table.restart import close_table
@@ -33,6 +36,11 @@ __all__ = ["LiveTable", "TableRegistry", "hand_events", "redacted_phh"]
 log = logging.getLogger("croupier.server")
 
 BOT_CHIPS = 10_000_000
+ARCHIVE_BACKLOG = 8
+"""Hands waiting for the archive thread beyond which the loop archives them itself: the
+thread shares the GIL with the loop, so a thread that stays behind (bots playing hands
+back to back) would take half of the loop's time; archiving on the loop then paces the
+tables as before."""
 
 
 @dataclass(slots=True)
@@ -101,6 +109,11 @@ def redacted_phh(phh_text: str, viewer_position: int | None) -> str:
     return dump_phh(redact_phh(load_phh(phh_text), viewer_position))
 
 
+def _soon(loop: asyncio.AbstractEventLoop, fn: Callable[..., Any], *args: Any) -> None:
+    with contextlib.suppress(RuntimeError):  # the loop is closed
+        loop.call_soon_threadsafe(fn, *args)
+
+
 class StoppableClock:
     """The live clock, which can be stopped: after :meth:`stop` no timer fires (so bots
     and tables stay quiet while the process shuts down)."""
@@ -135,8 +148,18 @@ class TableRegistry:
         between_hands_seconds: float = 3.0,
         testing: bool = False,
         wall: Callable[[], float] = time.time,
+        group_commit: bool = True,
     ) -> None:
         self.store = store
+        # An in-memory SQLite database is one connection shared by every thread: keep its
+        # writes on the loop.
+        self.threaded = group_commit and store.db.url not in ("sqlite://", "sqlite:///:memory:")
+        self.journal: Any = GroupCommitJournal(store.journal) if self.threaded else store.journal
+        """The tables' journal: with ``group_commit``, hands' records are written by one
+        background thread, many tables per transaction (store/groupcommit.py)."""
+        self._archiver = concurrent.futures.ThreadPoolExecutor(1, "croupier-archive")
+        self._backlog = 0
+        self._latest_archive: dict[int, concurrent.futures.Future[None]] = {}
         self.accounts = accounts
         self.clock = StoppableClock(clock)
         self.bot_delay = bot_delay_seconds
@@ -189,7 +212,7 @@ class TableRegistry:
         )
         ports: dict[str, Any] = {
             "clock": self.clock,
-            "journal": self.store.journal,
+            "journal": self.journal,
             "bank": self.store.bank(spec.table_id),
             "quota": self.store.protections,
         }
@@ -199,6 +222,12 @@ class TableRegistry:
         )
         live = LiveTable(spec, actor)
         self.tables[spec.table_id] = live
+        if isinstance(self.journal, GroupCommitJournal):
+
+            def failed(exc: BaseException, actor: TableActor = actor) -> None:
+                self._stop_failed(actor)
+
+            self.journal.watch(spec.table_id, actor.table.log, failed)
         if spec.code is not None:
             self.codes[spec.code] = spec.table_id
         actor.subscribe(None, lambda e: self._on_event(live, e), internal=True)
@@ -228,6 +257,29 @@ class TableRegistry:
                     sum(c.amount for c in done.cashed),
                 )
         return closed
+
+    @staticmethod
+    def _stop_failed(actor: TableActor) -> None:
+        """A journal write failed: stop the table (its journal recovers it at the next
+        start, R-CRASH-1)."""
+        task = asyncio.ensure_future(actor.stop())
+        task.add_done_callback(lambda t: t.cancelled() or t.exception())
+
+    async def flushed(self, table_id: str) -> None:
+        """Return once the table's journal records written so far are durable (the edge
+        acknowledges a command only then)."""
+        if isinstance(self.journal, GroupCommitJournal):
+            with contextlib.suppress(Exception):
+                await self.journal.flushed(table_id)
+
+    async def archived(self, account_id: int) -> None:
+        """Return once every hand settled so far with ``account_id`` in it is archived
+        and credited (the archive thread works in order): an account reads its own
+        hands and experience."""
+        fut = self._latest_archive.get(account_id)
+        if fut is not None:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(asyncio.shield(asyncio.wrap_future(fut)), 30)
 
     def bot_user(self, key: str, index: int) -> int:
         """A funded bot account (created on first use), e.g. for tournament seats."""
@@ -288,27 +340,80 @@ class TableRegistry:
         elif isinstance(data, HandSettled):
             live.hands += 1
             self.hands_settled += 1
-            asyncio.get_running_loop().call_soon(self._archive, live, data.hand_no)
+            self._archive(live, data.hand_no)
         elif data.type == "hand_voided":
             self.hands_voided += 1
 
     def _archive(self, live: LiveTable, hand_no: int) -> None:
-        """Archive one settled hand (PHH + events) and credit experience."""
+        """Archive one settled hand (PHH + events) and credit experience: the hand's
+        record is taken from the table's history here, on the loop; the PHH export and
+        the writes run on the archive thread, off the loop."""
         try:
-            self._archive_hand(live, hand_no)
+            job = self._archive_job(live, hand_no)
         except Exception:  # never let archiving take a table down
             log.exception("archiving %s #%s failed", live.table_id, hand_no)
+            return
+        if job is None:
+            return
+        if not self.threaded or self._backlog >= ARCHIVE_BACKLOG:
+            # No thread, or the thread is behind: archive here (the loop slows down
+            # rather than letting the backlog grow without bound).
+            self._run_archive(job, live.table_id, hand_no)
+            return
+        try:
+            fut = self._archiver.submit(self._run_archive, job, live.table_id, hand_no)
+        except RuntimeError:  # shut down: the process is stopping
+            return
+        self._backlog += 1
+        loop = asyncio.get_running_loop()
+        fut.add_done_callback(lambda f: _soon(loop, self._archive_done, f))
+        for e in live.actor.table.history:
+            if e.hand_no == hand_no and isinstance(e.data, HandBegan):
+                for pid in e.data.players:
+                    if pid.isdigit():
+                        self._latest_archive[int(pid)] = fut
+                break
 
-    def _archive_hand(self, live: LiveTable, hand_no: int) -> None:
+    def _archive_done(self, fut: concurrent.futures.Future[None]) -> None:
+        self._backlog -= 1
+        for uid in [u for u, f in self._latest_archive.items() if f is fut]:
+            self._latest_archive.pop(uid, None)
+
+    def _run_archive(self, job: Callable[[], None], table_id: str, hand_no: int) -> None:
+        try:
+            job()
+        except Exception:
+            log.exception("archiving %s #%s failed", table_id, hand_no)
+
+    def _archive_job(self, live: LiveTable, hand_no: int) -> Callable[[], None] | None:
         began, events = hand_events(live.actor, hand_no)
         ended = next((e for e in events if isinstance(e, HandEnded)), None)
         if began is None or ended is None:
-            return
+            return None
         live.pots.append(sum(p.amount for p in ended.pots))
         game = live.actor.table.config.game
         shown_names = live.names.pop(hand_no, None)
         for old in [n for n in live.names if n < hand_no]:
             del live.names[old]
+        bots = {b.player_id for b in live.bots}
+        spec = live.spec
+        max_seats = live.actor.table.config.seats
+        return lambda: self._archive_hand(
+            spec, game, hand_no, began, events, ended, shown_names, bots, max_seats
+        )
+
+    def _archive_hand(
+        self,
+        spec: TableSpec,
+        game: Any,
+        hand_no: int,
+        began: HandBegan,
+        events: list[Event],
+        ended: HandEnded,
+        shown_names: tuple[str, ...] | None,
+        bots: set[str],
+        max_seats: int,
+    ) -> None:
         names = (
             list(shown_names)
             if shown_names is not None and len(shown_names) == len(began.players)
@@ -324,8 +429,8 @@ class TableRegistry:
             "seats": list(began.seats),
             "players": list(began.players),
             "names": names,
-            "table_name": live.spec.name,
-            "max_seats": live.actor.table.config.seats,
+            "table_name": spec.name,
+            "max_seats": max_seats,
             "events": [e.to_dict() for e in events],
             "net": list(ended.net),
             "shown": [e.player for e in events if isinstance(e, CardsShown)],
@@ -336,10 +441,10 @@ class TableRegistry:
         )
         self.store.archive.add(
             ArchivedHand(
-                live.table_id,
+                spec.table_id,
                 str(hand_no),
                 round(self.wall() * 1000),
-                f"{live.spec.game} {live.spec.blinds[0]}/{live.spec.blinds[1]} {live.spec.profile}",
+                f"{spec.game} {spec.blinds[0]}/{spec.blinds[1]} {spec.profile}",
                 phh,
                 summary,
                 players,
@@ -348,7 +453,7 @@ class TableRegistry:
         humans = {
             int(pid): net > 0
             for pid, net in zip(began.players, ended.net, strict=True)
-            if not self._is_bot(live, pid)
+            if pid not in bots
         }
         if humans:
             self.accounts.record_hand(humans)
@@ -368,3 +473,6 @@ class TableRegistry:
         for live in self.tables.values():
             if live.actor.alive:
                 await live.actor.stop()
+        await asyncio.to_thread(self._archiver.shutdown, wait=True)
+        if isinstance(self.journal, GroupCommitJournal):
+            await asyncio.to_thread(self.journal.close)

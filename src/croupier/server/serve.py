@@ -2,20 +2,41 @@
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import AsyncIterator
+from typing import Any
+
 import uvicorn
+from starlette.applications import Starlette
 
 from croupier.logs import configure
 from croupier.server.app import create_app
+from croupier.server.gctune import tune_gc
 from croupier.server.settings import Settings
 
-__all__ = ["serve"]
+__all__ = ["serve", "tuned"]
+
+
+def tuned(app: Starlette) -> Starlette:
+    """``app`` whose start-up ends by tuning the garbage collector."""
+    inner = app.router.lifespan_context
+
+    @contextlib.asynccontextmanager
+    async def lifespan(a: Any) -> AsyncIterator[None]:
+        async with inner(a):
+            tune_gc()
+            yield
+
+    app.router.lifespan_context = lifespan
+    return app
 
 
 def serve(settings: Settings) -> None:
-    """Serve until SIGINT/SIGTERM; shutdown closes sockets (1001) and stops the tables."""
+    """Serve until SIGINT/SIGTERM; shutdown closes sockets (1001) and stops the tables.
+    Once the room is open the garbage collector is tuned (:mod:`croupier.server.gctune`)."""
     configure(settings.log_level, settings.log_format)
     uvicorn.run(
-        create_app(settings),
+        tuned(create_app(settings)),
         host=settings.host,
         port=settings.port,
         ws_max_size=settings.max_frame_bytes,

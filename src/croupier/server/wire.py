@@ -10,34 +10,67 @@ the events arrive already redacted for their audience by the table).
 from __future__ import annotations
 
 import dataclasses
+import json
 from enum import Enum
 from typing import Any
 
 from croupier.engine.cards import Card
 from croupier.table.events import TableEvent, TableSnapshot
 
-__all__ = ["event_message", "plain", "snapshot_message"]
+__all__ = ["encoded_event", "event_message", "plain", "snapshot_message"]
+
+_ENCODED: dict[tuple[int, str], tuple[TableEvent, float, str]] = {}
+_ENCODED_KEPT = 1024
+_NOW_TOLERANCE = 0.02
+"""Seconds within which an encoded frame's ``now`` is reused (one publication)."""
+
+
+_SCALARS = frozenset({str, int, float, bool, type(None)})
+_FIELDS: dict[type, tuple[str | None, tuple[str, ...]]] = {}
+
+
+def _fields_of(cls: type) -> tuple[str | None, tuple[str, ...]]:
+    """A dataclass's wire ``type`` and field names (looked up once per class)."""
+    got = _FIELDS.get(cls)
+    if got is None:
+        kind = getattr(cls, "type", None)
+        got = _FIELDS[cls] = (
+            kind if isinstance(kind, str) else None,
+            tuple(f.name for f in dataclasses.fields(cls)),
+        )
+    return got
 
 
 def plain(value: Any) -> Any:
-    """A JSON-ready copy of ``value`` (dataclasses with their wire ``type``, cards as text)."""
+    """A JSON-ready copy of ``value`` (dataclasses with their wire ``type``, cards as text).
+    Runs for every frame: the checks go by exact type first, dataclass fields are looked
+    up once per class."""
+    cls = type(value)
+    if cls in _SCALARS:
+        return value
+    if cls is Card:
+        return str(value)
+    if cls is tuple or cls is list:
+        return [plain(v) for v in value]
+    if cls is dict:
+        return {str(k): plain(v) for k, v in value.items()}
     if isinstance(value, Card):
         return str(value)
     if isinstance(value, Enum):
         return value.value
-    if value is None or isinstance(value, bool | int | float | str):
+    if isinstance(value, bool | int | float | str):
         return value
     if isinstance(value, tuple | list):
         return [plain(v) for v in value]
     if isinstance(value, dict):
         return {str(k): plain(v) for k, v in value.items()}
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        kind, names = _fields_of(cls)
         out: dict[str, Any] = {}
-        kind = getattr(type(value), "type", None)
-        if isinstance(kind, str):
+        if kind is not None:
             out["type"] = kind
-        for f in dataclasses.fields(value):
-            out[f.name] = plain(getattr(value, f.name))
+        for name in names:
+            out[name] = plain(getattr(value, name))
         return out
     return str(value)
 
@@ -64,6 +97,30 @@ def event_message(table_id: str, event: TableEvent, now: float | None = None) ->
     if now is not None:
         out["now"] = now
     return out
+
+
+def encoded_event(table_id: str, event: TableEvent, now: float) -> str:
+    """The ``event`` message as JSON text, encoded once per audience: the table hands the
+    same redacted object to every subscriber of one audience (seated player, other
+    players, spectators), so the text made for the first is reused for the others of the
+    same publication (same object, ``now`` within 20 ms).
+
+    >>> from croupier.table.events import SatIn
+    >>> e = TableEvent(3, 1, 0, SatIn(2))
+    >>> encoded_event("t", e, 5.0) is encoded_event("t", e, 5.001)
+    True
+    >>> encoded_event("t", e, 5.0)
+    '{"type":"event","table_id":"t","version":3,"epoch":1,"hand_no":0,"players":[],"event":{"type":"sat_in","seat":2},"now":5.0}'
+    """
+    key = (id(event), table_id)
+    hit = _ENCODED.get(key)
+    if hit is not None and hit[0] is event and abs(now - hit[1]) < _NOW_TOLERANCE:
+        return hit[2]
+    text = json.dumps(event_message(table_id, event, now=now), separators=(",", ":"))
+    if len(_ENCODED) >= _ENCODED_KEPT:
+        del _ENCODED[next(iter(_ENCODED))]
+    _ENCODED[key] = (event, now, text)
+    return text
 
 
 def snapshot_message(

@@ -20,7 +20,7 @@ from croupier.server.chattext import clean_chat
 from croupier.server.protocol import CloseCode, ProtocolError, error, parse_client
 from croupier.server.ratelimit import Bucket
 from croupier.server.security import connection_ip
-from croupier.server.wire import event_message, plain, snapshot_message
+from croupier.server.wire import encoded_event, event_message, plain, snapshot_message
 from croupier.table import commands as C
 from croupier.table.actor import EventStream
 from croupier.table.events import TableEvent
@@ -54,7 +54,7 @@ class WsSession:
         self.token_hash: str | None = None
         self.account_id: int | None = None
         self.streams: dict[str, EventStream] = {}
-        self.out: asyncio.Queue[dict[str, Any] | _Close] = asyncio.Queue()
+        self.out: asyncio.Queue[dict[str, Any] | str | _Close] = asyncio.Queue()
         s = services.settings
         self.bucket = Bucket.full(
             rate=s.messages_per_second, burst=s.message_burst, now=self._now()
@@ -74,7 +74,8 @@ class WsSession:
 
     # -- Connection protocol (for the hub) -----------------------------------------------
 
-    def send(self, message: dict[str, Any]) -> None:
+    def send(self, message: dict[str, Any] | str) -> None:
+        """Queue ``message`` (a dict, or JSON text already encoded) for the writer."""
         if self.closing:
             return
         if self.out.qsize() > MAX_QUEUE:
@@ -132,7 +133,9 @@ class WsSession:
                     await self.ws.close(code=item[0], reason=item[1])
                 return
             try:
-                await self.ws.send_text(json.dumps(item, separators=(",", ":")))
+                await self.ws.send_text(
+                    item if isinstance(item, str) else json.dumps(item, separators=(",", ":"))
+                )
             except Exception:
                 return
             self.sv.hub.metrics.frames_out += 1
@@ -374,8 +377,10 @@ class WsSession:
         if old is not None:
             old.close()
 
+        clock = live.actor.table.clock
+
         def deliver(event: TableEvent, table_id: str = table_id) -> None:
-            self.send(event_message(table_id, event, now=live.actor.table.clock.now()))
+            self.send(encoded_event(table_id, event, clock.now()))
 
         try:
             stream = live.actor.subscribe(self.player_id, deliver, since=msg.since, epoch=msg.epoch)
@@ -610,6 +615,7 @@ class WsSession:
         except TableError as exc:
             self._ack(cid, table_id, False, exc.code, str(exc))
             return
+        await self.sv.registry.flushed(table_id)  # acknowledged once durable (group commit)
         data = None if result.data is None else {"result": plain(result.data)}
         self._ack(
             cid,

@@ -171,6 +171,22 @@ class SqlJournal:
         kind, body = encode_record(record)
         self._db.run(lambda conn: self._append(conn, table_id, record, kind, body))
 
+    def append_many(self, items: Sequence[tuple[str, Record]]) -> None:
+        """Write several tables' records in one transaction (one commit, one fsync): the
+        group commit of :class:`~croupier.store.groupcommit.GroupCommitJournal`. All or
+        nothing."""
+        encoded = []
+        for table_id, record in items:
+            if not isinstance(table_id, str) or not 0 < len(table_id) <= 100:
+                raise StoreError("invalid_table_id", "a table id is 1 to 100 characters")
+            encoded.append((table_id, record, *encode_record(record)))
+
+        def work(conn: sa.Connection) -> None:
+            for table_id, record, kind, body in encoded:
+                self._append(conn, table_id, record, kind, body)
+
+        self._db.run(work)
+
     def _append(
         self, conn: sa.Connection, table_id: str, record: Record, kind: str, body: dict[str, Any]
     ) -> None:

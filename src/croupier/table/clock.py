@@ -47,13 +47,28 @@ class Clock(Protocol):
 
 
 class AsyncioClock:
-    """The live clock: the running event loop's monotonic time."""
+    """The live clock: the running event loop's monotonic time.
+
+    The loop is looked up once and kept while it is open: ``asyncio.get_running_loop()``
+    costs a ``getpid`` system call on Python 3.11, and ``now()`` runs for every event
+    delivered to every connection."""
+
+    __slots__ = ("_loop",)
+
+    def __init__(self) -> None:
+        self._loop: asyncio.AbstractEventLoop | None = None
+
+    def _running(self) -> asyncio.AbstractEventLoop:
+        loop = self._loop
+        if loop is None or loop.is_closed():
+            loop = self._loop = asyncio.get_running_loop()
+        return loop
 
     def now(self) -> float:
-        return asyncio.get_running_loop().time()
+        return self._running().time()
 
     def call_at(self, when: float, callback: Callback) -> TimerHandle:
-        loop = asyncio.get_running_loop()
+        loop = self._running()
 
         def fire() -> None:
             out = callback()

@@ -1,7 +1,18 @@
 """The table's versioned event log: a bounded history and the subscribers.
 
 Each published event gets the next version of the current epoch and is delivered to every
-subscriber redacted for them (:func:`~croupier.table.events.for_audience`).
+subscriber redacted for them (:func:`~croupier.table.events.for_audience`). Redaction runs
+once per *audience* (an engine position, a spectator, the player to act), not once per
+subscriber, so subscribers of one audience share one object (and the edge encodes it once).
+
+The history keeps each event once; a ``turn``'s private ``view`` (the legal actions, a
+whole table view) is kept only for the latest turn, the one a reconnecting player may
+still answer: older turns are kept without it, so a long history holds no live views.
+
+Durability (R-CRASH-1, "nothing is published before it is durable"): when the journal
+writes records in the background (group commit), ``pending`` says which write an event
+must wait for; such events are held, in order, and :meth:`EventLog.release` delivers them
+once the journal reports that write durable.
 
 >>> from croupier.table.events import SatIn
 >>> log = EventLog(history=2)
@@ -11,23 +22,33 @@ subscriber redacted for them (:func:`~croupier.table.events.for_audience`).
 [1, 2, 3]
 >>> [e.version for e in got], log.since("ann", 2, None) is not None, log.since("ann", 0, None)
 ([1, 2, 3], True, None)
+>>> log.pending = lambda: 7          # a journal write (number 7) is not durable yet
+>>> _ = log.publish(SatIn(4), hand_no=0)
+>>> [e.version for e in got], log.release(7), [e.version for e in got]
+([1, 2, 3], None, [1, 2, 3, 4])
 """
 
 from __future__ import annotations
 
+import logging
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
+from dataclasses import replace
 from typing import Any
 
 from croupier.engine.events import Event
-from croupier.table.events import Notice, TableEvent, for_audience
+from croupier.table.events import Notice, TableEvent, Turn, for_audience
 
-__all__ = ["EventLog", "Subscription"]
+__all__ = ["EventLog", "Subscription", "audience_key"]
+
+log = logging.getLogger("croupier.table")
 
 
 class Subscription:
     """A subscriber: ``player_id`` (``None``: spectator) gets each event redacted for them
     through ``callback``."""
+
+    __slots__ = ("callback", "closed", "player_id")
 
     def __init__(self, player_id: str | None, callback: Callable[[TableEvent], Any]) -> None:
         self.player_id = player_id
@@ -39,6 +60,31 @@ class Subscription:
             self.callback(event)
 
 
+def audience_key(event: TableEvent, player_id: str | None) -> Hashable:
+    """What :func:`for_audience` depends on for ``player_id``: subscribers with the same
+    key see the same redacted event.
+
+    >>> from croupier.engine.events import HoleDealt
+    >>> e = TableEvent(1, 0, 7, HoleDealt(0, (), ()), ("ann", "bob"))
+    >>> audience_key(e, "ann"), audience_key(e, "bob"), audience_key(e, None), audience_key(e, "cat")
+    (0, 1, None, None)
+    """
+    data = event.data
+    if isinstance(data, Event):
+        players = event.players
+        return players.index(player_id) if player_id in players else None
+    if isinstance(data, Turn) and data.view is not None:
+        return data.player_id == player_id
+    return 0
+
+
+def _compact(event: TableEvent) -> TableEvent:
+    data = event.data
+    if isinstance(data, Turn) and data.view is not None:
+        return replace(event, data=replace(data, view=None))
+    return event
+
+
 class EventLog:
     """Versions, the bounded history (``history`` events) and the subscribers."""
 
@@ -47,6 +93,12 @@ class EventLog:
         self.version = 0
         self.history: deque[TableEvent] = deque(maxlen=history)
         self.subscribers: list[Subscription] = []
+        self.live_turn: TableEvent | None = None
+        """The latest ``turn`` with its private view (the history keeps it without)."""
+        self.pending: Callable[[], int] | None = None
+        """The number of the journal's latest write not yet durable (0: none), if the
+        journal writes in the background."""
+        self.held: deque[tuple[int, TableEvent]] = deque()
 
     def publish(
         self,
@@ -58,11 +110,54 @@ class EventLog:
     ) -> TableEvent:
         self.version += 1
         event = TableEvent(self.version, self.epoch, hand_no, data, players, to)
+        if isinstance(data, Turn) and data.view is not None:
+            if self.live_turn is not None:
+                self._compact_live()
+            self.live_turn = event
         self.history.append(event)
-        for sub in list(self.subscribers):
-            if event.to is None or event.to == sub.player_id:
-                sub.deliver(for_audience(event, sub.player_id))
+        need = self.pending() if self.pending is not None else 0
+        if need or self.held:
+            self.held.append((need, event))
+        else:
+            self._deliver(event)
         return event
+
+    def _compact_live(self) -> None:
+        """Replace the previous live turn in the history by its copy without the view."""
+        old = self.live_turn
+        assert old is not None
+        hist = self.history
+        # The previous turn is near the end: search backwards.
+        for i in range(len(hist) - 1, -1, -1):
+            if hist[i] is old:
+                hist[i] = _compact(old)
+                break
+            if hist[i].version < old.version:
+                break
+
+    def _deliver(self, event: TableEvent) -> None:
+        shared: dict[Hashable, TableEvent] = {}
+        to = event.to
+        for sub in list(self.subscribers):
+            pid = sub.player_id
+            if to is not None and to != pid:
+                continue
+            key = audience_key(event, pid)
+            red = shared.get(key)
+            if red is None:
+                red = shared[key] = for_audience(event, pid)
+            sub.deliver(red)
+
+    def release(self, durable: int) -> None:
+        """The journal's writes up to number ``durable`` are durable: deliver the events
+        that waited for them, in order."""
+        held = self.held
+        while held and held[0][0] <= durable:
+            event = held.popleft()[1]
+            try:
+                self._deliver(event)
+            except Exception:  # a subscriber's failure must not lose the others' events
+                log.exception("delivering %s v%s failed", event.type, event.version)
 
     def add(self, player_id: str | None, callback: Callable[[TableEvent], Any]) -> Subscription:
         sub = Subscription(player_id, callback)
@@ -78,14 +173,22 @@ class EventLog:
         self, player_id: str | None, since: int | None, epoch: int | None
     ) -> list[TableEvent] | None:
         """The events after ``since`` redacted for ``player_id``, or ``None`` when they are
-        not all kept (too old, another epoch, or no version given): resync by snapshot."""
+        not all kept (too old, another epoch, or no version given): resync by snapshot.
+        Events still held for durability are left out (the subscriber gets them when they
+        are released)."""
         if since is None or (epoch is not None and epoch != self.epoch) or since > self.version:
             return None
         oldest = self.history[0].version if self.history else self.version + 1
         if since + 1 < oldest:
             return None
-        return [
-            for_audience(e, player_id)
-            for e in self.history
-            if e.version > since and (e.to is None or e.to == player_id)
-        ]
+        held = self.held[0][1].version if self.held else self.version + 1
+        live = self.live_turn
+        out = []
+        for e in self.history:
+            if e.version <= since or e.version >= held:
+                continue
+            if live is not None and e.version == live.version:
+                e = live
+            if e.to is None or e.to == player_id:
+                out.append(for_audience(e, player_id))
+        return out

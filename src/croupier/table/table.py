@@ -98,7 +98,11 @@ from croupier.table.results import CommandResult, TableError
 from croupier.table.seating import Seat
 
 __all__ = ["DAY", "Subscription", "Table", "TableCrashed"]
-ANSWERS_KEPT = 10_000
+ANSWERS_KEPT = 1_000
+"""Answered commands kept per table for repeated ids (the newest; see ANSWERS_SECONDS)."""
+ANSWERS_SECONDS = 600.0
+"""How long a command's answer is kept for a repeated id (a client retrying after a
+reconnection): bounded by time and by count, so a busy table keeps no long tail."""
 
 
 class TableCrashed(RuntimeError):
@@ -156,7 +160,7 @@ class Table:
         hours, in a server; this table's own count otherwise."""
         self.deadline: float | None = None
         self._bank_from: float | None = None
-        self._answers: OrderedDict[str, CommandResult] = OrderedDict()
+        self._answers: OrderedDict[str, tuple[float, CommandResult]] = OrderedDict()
         self._tokens = itertools.count(1)
         self._decision_token = 0
         self._decision_timer: TimerHandle | None = None
@@ -247,17 +251,26 @@ class Table:
             return None
         cached = self._answers.get(msg.command_id)
         if cached is not None:
-            return cached
+            return cached[1]
         try:
             data = self._dispatch(msg)
             result = CommandResult(msg.command_id, True, "ok", "", self.version, data)
         except (TableError, EngineError) as exc:
             code = getattr(exc, "code", "refused")
             result = CommandResult(msg.command_id, False, code, str(exc), self.version, None)
-        self._answers[msg.command_id] = result
-        if len(self._answers) > ANSWERS_KEPT:
-            self._answers.popitem(last=False)
+        self._remember(msg.command_id, result)
         return result
+
+    def _remember(self, command_id: str, result: CommandResult) -> None:
+        """Keep ``result`` for a repeated ``command_id``, dropping answers older than
+        ``ANSWERS_SECONDS`` or beyond ``ANSWERS_KEPT``."""
+        answers = self._answers
+        now = self.clock.now()
+        answers[command_id] = (now, result)
+        while answers and (
+            len(answers) > ANSWERS_KEPT or next(iter(answers.values()))[0] < now - ANSWERS_SECONDS
+        ):
+            answers.popitem(last=False)
 
     def _dispatch(self, cmd: Command) -> Any:
         handlers: dict[type, Callable[[Any], Any]] = {

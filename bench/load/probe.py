@@ -1,0 +1,84 @@
+"""Measurements inside a server process: event-loop lag, GC pauses, CPU time and RSS.
+
+The load harness starts the server under test (croupier or the baseline) in a child
+process that installs a :class:`Probe`; the harness asks for figures over the child's
+stdin/stdout (one JSON line per answer), so nothing is added to the server itself.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+import os
+import time
+from typing import Any
+
+__all__ = ["Probe", "rss_bytes"]
+
+LAG_INTERVAL = 0.05
+
+
+def rss_bytes(pid: int | None = None) -> int:
+    """Resident set size of ``pid`` (default: this process), from /proc."""
+    path = f"/proc/{pid or 'self'}/statm"
+    try:
+        with open(path) as f:
+            pages = int(f.read().split()[1])
+    except (OSError, IndexError, ValueError):
+        return 0
+    return pages * os.sysconf("SC_PAGE_SIZE")
+
+
+class Probe:
+    """Samples the loop's lag every 50 ms and times every GC collection."""
+
+    def __init__(self) -> None:
+        self.lags: list[float] = []
+        self.gcs: list[tuple[int, float]] = []
+        self._gc_start = 0.0
+        self._task: asyncio.Task[None] | None = None
+        self._cpu0 = time.process_time()
+        self._wall0 = time.monotonic()
+        gc.callbacks.append(self._on_gc)
+
+    def _on_gc(self, phase: str, info: dict[str, Any]) -> None:
+        if phase == "start":
+            self._gc_start = time.perf_counter()
+        else:
+            self.gcs.append((int(info.get("generation", -1)), time.perf_counter() - self._gc_start))
+
+    def start(self) -> None:
+        self._task = asyncio.get_running_loop().create_task(self._lag_loop())
+
+    async def _lag_loop(self) -> None:
+        loop = asyncio.get_running_loop()
+        while True:
+            t0 = loop.time()
+            await asyncio.sleep(LAG_INTERVAL)
+            self.lags.append(max(0.0, loop.time() - t0 - LAG_INTERVAL))
+
+    def reset(self) -> None:
+        self.lags = []
+        self.gcs = []
+        self._cpu0 = time.process_time()
+        self._wall0 = time.monotonic()
+
+    def report(self) -> dict[str, Any]:
+        """Figures since the last :meth:`reset` (called from another thread: copies only)."""
+        if os.environ.get("LOAD_COLLECT_BEFORE_REPORT"):
+            gc.collect()
+        lags = sorted(list(self.lags))
+        gcs = list(self.gcs)
+        wall = time.monotonic() - self._wall0
+        return {
+            "wall": wall,
+            "cpu": time.process_time() - self._cpu0,
+            "rss": rss_bytes(),
+            "lag_p99": lags[min(len(lags) - 1, int(0.99 * len(lags)))] if lags else 0.0,
+            "lag_max": lags[-1] if lags else 0.0,
+            "gc_count": len(gcs),
+            "gc_full": sum(1 for g, _ in gcs if g == 2),
+            "gc_max": max((d for _, d in gcs), default=0.0),
+            "gc_total": sum(d for _, d in gcs),
+            "gc_objects": len(gc.get_objects()) if os.environ.get("LOAD_COUNT_OBJECTS") else 0,
+        }

@@ -1,0 +1,419 @@
+"""The load ramp: ``python -m bench.load.run`` (docs/benchmarks.md).
+
+For each step of the ramp (default 10 → 100 → 300 → 600 → 1,000 tables; the full ramp
+runs only with ``--full`` or ``CROUPIER_SOAK=1``, otherwise a 10-table smoke step) it
+measures the bare Starlette + uvicorn broadcast baseline, then croupier, with the same
+client processes, sockets, tables and policy, each in a fresh server process on a free
+loopback port, and prints one row per server: actions/s, action→broadcast latency at the
+other players (p50/p90/p99/p999/max), server CPU (one core = 100 %), CPU per action,
+RSS, event-loop lag, GC pauses, timeouts, refusals and version gaps; then the ratio
+croupier / baseline of CPU per action and of p99. Everything is bounded: setup, warm-up
+and window durations, and every process is stopped at the end (killed if it hangs).
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import math
+import multiprocessing as mp
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+from bench.load.client import Assignment, worker_main
+from bench.load.stats import Summary, summarize
+
+__all__ = ["Row", "main", "run_step"]
+
+ROOT = Path(__file__).resolve().parents[2]
+FULL_RAMP = (10, 100, 300, 600, 1000)
+
+
+@dataclass(frozen=True, slots=True)
+class Row:
+    """One measured window of one server."""
+
+    mode: str
+    tables: int
+    players: int
+    seated: int
+    window: float
+    actions_per_s: float
+    latency: Summary
+    cpu_pct: float
+    cpu_ms_per_action: float
+    rss_mb: float
+    lag_p99_ms: float
+    lag_max_ms: float
+    gc_max_ms: float
+    gc_full: int
+    timeouts: int
+    refused: int
+    gaps: int
+    frames_per_action: float
+
+
+class _Server:
+    def __init__(self, mode: str, db: str, tables: int, tag: str, env: dict[str, str]) -> None:
+        self.proc = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "bench.load.server",
+                "--mode",
+                mode,
+                "--db",
+                db,
+                "--tables",
+                str(tables),
+                "--tag",
+                tag,
+            ],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+            cwd=ROOT,
+            env=env,
+        )
+        line = self._line(timeout=120 + tables * 0.5)
+        self.port = int(line["port"])
+
+    def _line(self, timeout: float) -> dict[str, Any]:
+        assert self.proc.stdout is not None
+        import select
+
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            ready, _, _ = select.select([self.proc.stdout], [], [], 0.5)
+            if ready:
+                line = self.proc.stdout.readline()
+                if not line:
+                    break
+                try:
+                    out: dict[str, Any] = json.loads(line)
+                    return out
+                except ValueError:
+                    continue
+            if self.proc.poll() is not None:
+                break
+        raise RuntimeError(f"the server did not answer (exit {self.proc.poll()})")
+
+    def ask(self, cmd: str) -> dict[str, Any]:
+        assert self.proc.stdin is not None
+        self.proc.stdin.write(cmd + "\n")
+        self.proc.stdin.flush()
+        return self._line(timeout=30)
+
+    def stop(self) -> None:
+        try:
+            assert self.proc.stdin is not None
+            self.proc.stdin.write("quit\n")
+            self.proc.stdin.flush()
+            self.proc.wait(timeout=30)
+        except Exception:
+            self.proc.kill()
+            self.proc.wait(timeout=10)
+        finally:
+            for pipe in (self.proc.stdin, self.proc.stdout):
+                if pipe is not None:
+                    with contextlib.suppress(OSError):
+                        pipe.close()
+
+
+def _split(items: list[Assignment], n: int) -> list[list[Assignment]]:
+    return [items[i::n] for i in range(n) if items[i::n]]
+
+
+def run_step(
+    mode: str,
+    tables: int,
+    *,
+    db: str,
+    tokens: list[str],
+    window: float,
+    warmup: float,
+    processes: int,
+    tag: str,
+    delay: float = 1.0,
+    profile: Path | None = None,
+) -> Row:
+    """Measure one server (``croupier`` or ``baseline``) at ``tables`` tables."""
+    env = {**os.environ, "PYTHONPATH": f"{ROOT}{os.pathsep}{os.environ.get('PYTHONPATH', '')}"}
+    server = _Server(mode, db, tables, tag, env)
+    ctx = mp.get_context("spawn")
+    assignments: list[Assignment] = []
+    for t in range(tables):
+        seats = [(tokens[t * 6 + s], s) for s in range(6)]
+        assignments.append((f"load-{tag}-{t}" if mode == "croupier" else f"base-{t}", seats))
+    pipes, procs = [], []
+    url = f"ws://127.0.0.1:{server.port}/ws"
+    setup_timeout = 60.0 + tables * 0.3
+    try:
+        for i, part in enumerate(_split(assignments, processes)):
+            parent, child = ctx.Pipe()
+            proc = ctx.Process(
+                target=worker_main, args=(child, url, part, delay, i, setup_timeout), daemon=True
+            )
+            proc.start()
+            pipes.append(parent)
+            procs.append(proc)
+        seated = 0
+        for p in pipes:
+            if not p.poll(setup_timeout + 30):
+                raise RuntimeError("a client process did not get ready in time")
+            _, ok, failed, errors = p.recv()
+            seated += ok
+            if failed:
+                print(f"  {failed} players failed to sit: {errors}", file=sys.stderr)
+        time.sleep(warmup)
+        server.ask("reset")
+        for p in pipes:
+            p.send("start")
+        for p in pipes:
+            p.recv()
+        spy = None
+        if profile is not None:
+            spy = subprocess.Popen(
+                [
+                    str(Path(sys.executable).with_name("py-spy")),
+                    "record",
+                    "-p",
+                    str(server.proc.pid),
+                    "-d",
+                    str(int(window)),
+                    "-r",
+                    "50",
+                    "--format",
+                    "raw",
+                    "-o",
+                    str(profile),
+                ],
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+            )
+        time.sleep(window)
+        report = server.ask("report")
+        if spy is not None:
+            try:
+                spy.wait(timeout=60)
+            except subprocess.TimeoutExpired:
+                spy.kill()
+        stats = []
+        for p in pipes:
+            p.send("stop")
+        for p in pipes:
+            if not p.poll(60):
+                raise RuntimeError("a client process did not report")
+            stats.append(p.recv()[1])
+    finally:
+        for p in pipes:
+            with contextlib.suppress(BrokenPipeError, OSError):
+                p.send("quit")
+        for proc in procs:
+            proc.join(timeout=15)
+            if proc.is_alive():
+                proc.kill()
+                proc.join(timeout=5)
+        server.stop()
+    samples = [s for st in stats for s in st["samples"]]
+    actions = sum(st["actions"] for st in stats)
+    wall = max(float(report["wall"]), 1e-9)
+    frames = sum(st["frames"] for st in stats)
+    return Row(
+        mode=mode,
+        tables=tables,
+        players=tables * 6,
+        seated=seated,
+        window=wall,
+        actions_per_s=actions / wall,
+        latency=summarize(samples),
+        cpu_pct=100.0 * float(report["cpu"]) / wall,
+        cpu_ms_per_action=1000.0 * float(report["cpu"]) / max(actions, 1),
+        rss_mb=int(report["rss"]) / 2**20,
+        lag_p99_ms=1000.0 * float(report["lag_p99"]),
+        lag_max_ms=1000.0 * float(report["lag_max"]),
+        gc_max_ms=1000.0 * float(report["gc_max"]),
+        gc_full=int(report["gc_full"]),
+        timeouts=sum(st["timeouts"] for st in stats),
+        refused=sum(st["refused"] for st in stats),
+        gaps=sum(st["gaps"] for st in stats),
+        frames_per_action=frames / max(actions, 1),
+    )
+
+
+HEADER = (
+    "| tables / players | server | actions/s | p50 | p90 | p99 | p999 | max | CPU % | CPU ms/action "
+    "| RSS MB | loop lag p99/max | GC max (full) | timeouts / refused / gaps |"
+)
+
+
+def format_row(r: Row) -> str:
+    lat = r.latency.cells
+    return (
+        f"| {r.tables:,} / {r.players:,} | {r.mode} | {r.actions_per_s:.0f} | "
+        + " | ".join(f"{c} ms" for c in lat)
+        + f" | {r.cpu_pct:.0f} % | {r.cpu_ms_per_action:.2f} | {r.rss_mb:.0f} | "
+        f"{r.lag_p99_ms:.0f} / {r.lag_max_ms:.0f} ms | {r.gc_max_ms:.0f} ms ({r.gc_full}) | "
+        f"{r.timeouts} / {r.refused} / {r.gaps} |"
+    )
+
+
+def ratio_line(base: Row, cro: Row) -> str:
+    cpu = cro.cpu_ms_per_action / base.cpu_ms_per_action if base.cpu_ms_per_action else math.nan
+    p99 = cro.latency.p99 / base.latency.p99 if base.latency.p99 else math.nan
+    return (
+        f"  ratio croupier / baseline at {cro.tables:,} tables: CPU per action {cpu:.1f}×, "
+        f"p99 {p99:.1f}×"
+    )
+
+
+def main(argv: list[str] | None = None) -> list[Row]:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
+    ap.add_argument(
+        "--tables", type=int, nargs="*", help="ramp steps (default: 10, or the full ramp)"
+    )
+    ap.add_argument("--full", action="store_true", help="the full ramp 10 → 1,000 tables")
+    ap.add_argument("--window", type=float, default=None, help="measured seconds per step")
+    ap.add_argument("--warmup", type=float, default=5.0)
+    ap.add_argument("--processes", type=int, default=0, help="client processes (0: by size)")
+    ap.add_argument("--db", default="", help="database URL (default: a temporary SQLite file)")
+    ap.add_argument("--only", choices=("croupier", "baseline"), default=None)
+    ap.add_argument("--json", type=Path, default=None, help="also write the rows as JSON")
+    ap.add_argument(
+        "--profile",
+        type=Path,
+        default=None,
+        help="py-spy (dev extra) samples croupier's process during each window into"
+        " PROFILE-<tables>.txt (collapsed stacks)",
+    )
+    ap.add_argument(
+        "--memory",
+        type=int,
+        nargs=2,
+        metavar=("TABLES", "CONNECTIONS"),
+        help="measure croupier's memory per empty table and per idle connection instead",
+    )
+    args = ap.parse_args(argv)
+    if args.memory:
+        tables, conns = args.memory
+        with tempfile.TemporaryDirectory(prefix="croupier-load-") as tmp:
+            db = args.db or f"sqlite:///{tmp}/load.sqlite3"
+            mem = measure_memory(db, provision_tokens(db, conns), tables, conns)
+        for k, v in mem.items():
+            print(f"{k}: {v:,.1f}")
+        return []
+
+    full = args.full or os.environ.get("CROUPIER_SOAK") == "1"
+    steps = args.tables or (list(FULL_RAMP) if full else [10])
+    window = args.window if args.window is not None else (30.0 if full else 15.0)
+    if max(steps) > 1000 or min(steps) < 1:
+        ap.error("1 to 1,000 tables per step")
+    with tempfile.TemporaryDirectory(prefix="croupier-load-") as tmp:
+        db = args.db or f"sqlite:///{tmp}/load.sqlite3"
+        t0 = time.monotonic()
+        tokens = provision_tokens(db, 6 * max(steps))
+        print(f"provisioned {len(tokens):,} accounts in {time.monotonic() - t0:.1f} s", flush=True)
+        base_tokens = [f"base-{i + 1}" for i in range(len(tokens))]
+        rows: list[Row] = []
+        print(HEADER)
+        print("| " + " | ".join(["---"] * 14) + " |", flush=True)
+        for n, tables in enumerate(steps):
+            procs = args.processes or max(1, min(4, math.ceil(tables / 150)))
+            pair: dict[str, Row] = {}
+            for mode in ("baseline", "croupier"):
+                if args.only and mode != args.only:
+                    continue
+                row = run_step(
+                    mode,
+                    tables,
+                    db=db,
+                    tokens=tokens if mode == "croupier" else base_tokens,
+                    window=window,
+                    warmup=args.warmup,
+                    processes=procs,
+                    tag=f"s{n}",
+                    profile=(
+                        args.profile.with_name(f"{args.profile.stem}-{tables}.txt")
+                        if args.profile is not None and mode == "croupier"
+                        else None
+                    ),
+                )
+                pair[mode] = row
+                rows.append(row)
+                print(format_row(row), flush=True)
+            if len(pair) == 2:
+                print(ratio_line(pair["baseline"], pair["croupier"]), flush=True)
+        if args.json is not None:
+            args.json.write_text(json.dumps([asdict(r) for r in rows], indent=1))
+        return rows
+
+
+def measure_memory(db: str, tokens: list[str], tables: int, connections: int) -> dict[str, float]:
+    """RSS of croupier's process: empty, with ``tables`` empty tables open, and with
+    ``connections`` idle authenticated WebSockets (hello only) on top; per table and per
+    connection in KiB. A collection runs before each reading (gc.collect in ``report``)."""
+    import asyncio
+
+    from websockets.asyncio.client import connect
+
+    env = {**os.environ, "PYTHONPATH": f"{ROOT}{os.pathsep}{os.environ.get('PYTHONPATH', '')}"}
+    env["LOAD_COLLECT_BEFORE_REPORT"] = "1"
+    empty = _Server("croupier", db, 0, "m0", env)
+    try:
+        time.sleep(2)
+        rss0 = float(empty.ask("report")["rss"])
+    finally:
+        empty.stop()
+    server = _Server("croupier", db, tables, "m1", env)
+    try:
+        time.sleep(2)
+        rss1 = float(server.ask("report")["rss"])
+
+        async def idle() -> float:
+            url = f"ws://127.0.0.1:{server.port}/ws"
+            socks = []
+            sem = asyncio.Semaphore(64)
+
+            async def one(token: str) -> None:
+                async with sem:
+                    ws = await connect(url, compression=None, ping_interval=None)
+                await ws.send(json.dumps({"type": "hello", "token": token}))
+                await ws.recv()
+                socks.append(ws)
+
+            await asyncio.wait_for(
+                asyncio.gather(*(one(t) for t in tokens[:connections])), 60 + connections / 20
+            )
+            await asyncio.sleep(2)
+            rss = float((await asyncio.to_thread(server.ask, "report"))["rss"])
+            for ws in socks:
+                await ws.close()
+            return rss
+
+        rss2 = asyncio.run(idle())
+    finally:
+        server.stop()
+    return {
+        "rss_empty_mb": rss0 / 2**20,
+        "rss_tables_mb": rss1 / 2**20,
+        "rss_connections_mb": rss2 / 2**20,
+        "kib_per_table": (rss1 - rss0) / tables / 1024,
+        "kib_per_connection": (rss2 - rss1) / connections / 1024,
+    }
+
+
+def provision_tokens(db: str, count: int) -> list[str]:
+    from bench.load.provision import provision
+
+    return provision(db, count)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,128 @@
+"""The server under test, in its own process: ``python -m bench.load.server --mode croupier``
+(or ``baseline``). It listens on a free loopback port, opens ``--tables`` empty 6-max NLHE
+1/2 tables (croupier), prints ``{"port": …}`` on stdout when ready, then answers the
+harness's stdin commands: ``reset`` (start a measured window), ``report`` (one JSON line
+of figures since the reset: CPU, RSS, loop lag, GC pauses), ``quit``."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import os
+import socket
+import sys
+import threading
+from collections.abc import AsyncIterator
+from typing import Any
+
+import uvicorn
+from bench.load.probe import Probe
+
+__all__ = ["main"]
+
+
+def _croupier_app(db: str, tables: int, tag: str, probe: Probe) -> Any:
+    from croupier.lobby import TableSpec
+    from croupier.server.app import create_app
+    from croupier.server.settings import Settings
+
+    settings = Settings(
+        database_url=db,
+        allowed_origins=("*",),
+        default_tables=False,
+        messages_per_second=50.0,
+        message_burst=100,
+        between_hands_seconds=1.0,
+    )
+    app = create_app(settings)
+    inner = app.router.lifespan_context
+
+    @contextlib.asynccontextmanager
+    async def lifespan(a: Any) -> AsyncIterator[None]:
+        async with inner(a):
+            registry = a.state.services.registry
+            for i in range(tables):
+                spec = TableSpec(f"load-{tag}-{i}", f"Load {i}", "nlhe", "room", (1, 2), 6)
+                await registry.open(spec)
+            if os.environ.get("LOAD_TUNE_GC", "1") == "1":
+                from croupier.server.gctune import tune_gc
+
+                tune_gc()
+            probe.start()
+            yield
+
+    app.router.lifespan_context = lifespan
+    return app
+
+
+def _baseline_app(probe: Probe) -> Any:
+    from bench.load.baseline import baseline_app
+
+    app = baseline_app()
+
+    @contextlib.asynccontextmanager
+    async def lifespan(a: Any) -> AsyncIterator[None]:
+        probe.start()
+        yield
+
+    app.router.lifespan_context = lifespan
+    return app
+
+
+def main(argv: list[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--mode", choices=("croupier", "baseline"), required=True)
+    ap.add_argument("--db", default="sqlite:///./load.sqlite3")
+    ap.add_argument("--tables", type=int, default=10)
+    ap.add_argument("--tag", default="t")
+    args = ap.parse_args(argv)
+
+    probe = Probe()
+    app = (
+        _croupier_app(args.db, args.tables, args.tag, probe)
+        if args.mode == "croupier"
+        else _baseline_app(probe)
+    )
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind(("127.0.0.1", 0))
+    port = sock.getsockname()[1]
+    config = uvicorn.Config(
+        app, log_level="warning", lifespan="on", backlog=8192, ws_ping_interval=None
+    )
+    server = uvicorn.Server(config)
+    started = threading.Event()
+
+    def control(loop: asyncio.AbstractEventLoop) -> None:
+        started.wait()
+        print(json.dumps({"port": port}), flush=True)
+        for line in sys.stdin:
+            cmd = line.strip()
+            if cmd == "reset":
+                loop.call_soon_threadsafe(probe.reset)
+                print(json.dumps({"ok": True}), flush=True)
+            elif cmd == "report":
+                print(json.dumps(probe.report()), flush=True)
+            elif cmd == "quit":
+                break
+        server.should_exit = True
+
+    async def run() -> None:
+        loop = asyncio.get_running_loop()
+        threading.Thread(target=control, args=(loop,), daemon=True).start()
+        task = asyncio.create_task(server.serve(sockets=[sock]))
+        while not server.started:
+            if task.done():
+                task.result()
+                return
+            await asyncio.sleep(0.05)
+        started.set()
+        await task
+
+    asyncio.run(run())
+
+
+if __name__ == "__main__":
+    main()

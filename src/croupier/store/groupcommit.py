@@ -1,0 +1,256 @@
+"""Group commit: the table journal written off the event loop, many tables per transaction.
+
+:class:`GroupCommitJournal` wraps the :class:`~croupier.store.journal.SqlJournal` as the
+tables' journal port. The records of a hand's life at a table being watched (the start of
+a hand, its settlement with the ledger transfer, a seat map that moves no money) are
+queued and returned from at once; one writer thread takes everything queued, from every
+table, and writes it in **one transaction** (one commit, one fsync). Durability is
+unchanged: the table's event log (:class:`~croupier.table.eventlog.EventLog`) holds
+every event published after a queued record until the writer reports that record
+durable, so nothing is published before it is durable (R-CRASH-1), and
+:meth:`GroupCommitJournal.flushed` lets the edge acknowledge a command only then.
+
+Records that move money outside the journal's own transaction, or that the table reads
+back at once (buy-in intents and their seat maps, cash-outs, voids, restarts, all-in
+protections), are written synchronously as before, on the caller's thread: when records
+of their table are waiting, those are taken out of the queue and written first in the
+same transaction (after the group being written, if it holds some), so a table's records
+keep their order and the caller never waits for other tables' records.
+
+If a group fails, its records are written one by one; a record that still fails stops its
+table (``on_failure``): its later events are never published and the next start recovers
+it from the journal, like a crash.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import threading
+from collections import deque
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from croupier.store.journal import SqlJournal
+from croupier.table.journal import HandEndRecord, HandStartRecord, Record, SeatsRecord
+
+__all__ = ["GroupCommitJournal", "HeldLog"]
+
+log = logging.getLogger("croupier.store")
+
+MAX_GROUP = 512
+"""Records per transaction at most."""
+
+
+class HeldLog(Protocol):
+    """What the journal needs of a table's event log (``EventLog``)."""
+
+    pending: Callable[[], int] | None
+
+    def release(self, durable: int) -> None: ...
+
+
+@dataclass(slots=True)
+class _Item:
+    table_id: str
+    record: Record
+    seq: int
+    done: threading.Event | None = None
+    error: BaseException | None = None
+
+
+@dataclass(slots=True)
+class _Watch:
+    log: HeldLog
+    loop: asyncio.AbstractEventLoop
+    on_failure: Callable[[BaseException], Any]
+    last: int = 0
+    durable: int = 0
+    failed: bool = False
+    waiters: list[tuple[int, asyncio.Future[None]]] = field(default_factory=list)
+
+
+def deferrable(record: Record) -> bool:
+    """Whether ``record`` may be written in the background: it moves no money outside the
+    journal's own transaction and nothing reads it back before the next hand."""
+    if isinstance(record, HandStartRecord | HandEndRecord):
+        return True
+    return isinstance(record, SeatsRecord) and not record.cash_outs and not record.buy_in
+
+
+class GroupCommitJournal:
+    """The journal port over ``inner`` with a background writer (see the module)."""
+
+    def __init__(self, inner: SqlJournal, *, max_group: int = MAX_GROUP) -> None:
+        self.inner = inner
+        self.max_group = max_group
+        self._queue: deque[_Item] = deque()
+        self._cond = threading.Condition()
+        self._watched: dict[str, _Watch] = {}
+        self._seq = 0
+        self._thread: threading.Thread | None = None
+        self._closed = False
+        self._inflight: set[str] = set()
+        """The tables whose records the writer is writing now."""
+        self._inflight_done = threading.Event()
+        self._inflight_done.set()
+        self.groups = 0
+        self.records_written = 0
+
+    # -- the Journal port ----------------------------------------------------------------
+
+    def __getattr__(self, name: str) -> Any:  # records, unsettled, hand_status, …
+        return getattr(self.inner, name)
+
+    def append(self, table_id: str, record: Record) -> None:
+        """Queue ``record`` (a watched table's deferrable record) or write it now, after
+        everything queued before it."""
+        watch = self._watched.get(table_id)
+        if watch is not None and not self._closed and deferrable(record):
+            self._seq += 1
+            watch.last = self._seq
+            self._put(_Item(table_id, record, self._seq))
+            return
+        if watch is None or watch.last <= watch.durable:
+            # Nothing of this table is waiting: write now (on the caller's thread).
+            self.inner.append(table_id, record)
+            return
+        # This table has records waiting: take them out of the queue and write them with
+        # this one, here, in one transaction (after the group being written, if it holds
+        # some of them), rather than waiting for every other table's records.
+        with self._cond:
+            mine = [i for i in self._queue if i.table_id == table_id]
+            if mine:
+                self._queue = deque(i for i in self._queue if i.table_id != table_id)
+            busy = table_id in self._inflight
+            done = self._inflight_done
+        if busy:
+            done.wait()
+        items = [(i.table_id, i.record) for i in mine]
+        self.inner.append_many([*items, (table_id, record)])
+        if mine:
+            self._durable({table_id: mine[-1].seq}, {})
+
+    # -- watching a table ----------------------------------------------------------------
+
+    def watch(
+        self, table_id: str, log: HeldLog, on_failure: Callable[[BaseException], Any]
+    ) -> None:
+        """Write ``table_id``'s deferrable records in the background; ``log`` holds its
+        events until they are durable. Call on the table's event loop."""
+        watch = _Watch(log, asyncio.get_running_loop(), on_failure)
+        self._watched[table_id] = watch
+        log.pending = lambda: 0 if watch.last <= watch.durable else watch.last
+
+    def unwatch(self, table_id: str) -> None:
+        self._watched.pop(table_id, None)
+
+    async def flushed(self, table_id: str) -> None:
+        """Return once every record queued so far for ``table_id`` is durable."""
+        watch = self._watched.get(table_id)
+        if watch is None or watch.last <= watch.durable or watch.failed:
+            return
+        fut: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        watch.waiters.append((watch.last, fut))
+        await fut
+
+    def _durable(self, written: dict[str, int], failed: dict[str, BaseException]) -> None:
+        """On the loop: records up to these numbers are durable (or failed)."""
+        for table_id, seq in written.items():
+            watch = self._watched.get(table_id)
+            if watch is None or watch.failed:
+                continue
+            watch.durable = max(watch.durable, seq)
+            watch.log.release(watch.durable)
+            keep = []
+            for need, fut in watch.waiters:
+                if need <= watch.durable:
+                    if not fut.done():
+                        fut.set_result(None)
+                else:
+                    keep.append((need, fut))
+            watch.waiters = keep
+        for table_id, exc in failed.items():
+            watch = self._watched.get(table_id)
+            if watch is None or watch.failed:
+                continue
+            watch.failed = True
+            for _, fut in watch.waiters:
+                if not fut.done():
+                    fut.set_exception(exc)
+            watch.waiters = []
+            log.error("journal write failed at %s: %s; the table stops", table_id, exc)
+            watch.on_failure(exc)
+
+    # -- the writer thread ---------------------------------------------------------------
+
+    def _put(self, item: _Item) -> None:
+        with self._cond:
+            if self._thread is None:
+                self._thread = threading.Thread(
+                    target=self._writer, name="croupier-journal", daemon=True
+                )
+                self._thread.start()
+            self._queue.append(item)
+            self._cond.notify()
+
+    def _writer(self) -> None:
+        while True:
+            with self._cond:
+                while not self._queue and not self._closed:
+                    self._cond.wait()
+                if not self._queue:
+                    return
+                group = [
+                    self._queue.popleft() for _ in range(min(self.max_group, len(self._queue)))
+                ]
+                self._inflight = {i.table_id for i in group}
+                self._inflight_done = threading.Event()
+            try:
+                self._write(group)
+            finally:
+                with self._cond:
+                    self._inflight = set()
+                    self._inflight_done.set()
+
+    def _write(self, group: Sequence[_Item]) -> None:
+        try:
+            self.inner.append_many([(i.table_id, i.record) for i in group])
+        except Exception:
+            for i in group:  # isolate the record that fails
+                try:
+                    self.inner.append_many([(i.table_id, i.record)])
+                except Exception as exc:
+                    i.error = exc
+        self.groups += 1
+        self.records_written += len(group)
+        written: dict[str, dict[str, int]] = {}
+        failed: dict[str, dict[str, BaseException]] = {}
+        loops: dict[str, asyncio.AbstractEventLoop] = {}
+        for i in group:
+            if i.done is not None:
+                i.done.set()
+                continue
+            watch = self._watched.get(i.table_id)
+            if watch is None:
+                continue
+            key = str(id(watch.loop))
+            loops[key] = watch.loop
+            if i.error is not None:
+                failed.setdefault(key, {}).setdefault(i.table_id, i.error)
+            else:
+                written.setdefault(key, {})[i.table_id] = i.seq
+        for key, loop in loops.items():
+            with contextlib.suppress(RuntimeError):  # the loop is closed: nobody waits
+                loop.call_soon_threadsafe(self._durable, written.get(key, {}), failed.get(key, {}))
+
+    def close(self, timeout: float = 30.0) -> None:
+        """Write everything queued, then stop the writer thread."""
+        with self._cond:
+            self._closed = True
+            self._cond.notify()
+            thread = self._thread
+        if thread is not None:
+            thread.join(timeout)

@@ -1,0 +1,48 @@
+"""The load harness (bench/load, docs/benchmarks.md) as a CI smoke test: a short ramp of
+10 tables (60 WebSocket players) against the bare Starlette baseline and against the real
+croupier server (store, ledger, journal with group commit, table actors), through the
+player's layer. It asserts that the harness works and measures, never a timing threshold
+(the machine is shared and noisy).
+
+R-CRASH-1 (nothing published before it is durable) is exercised end to end: every event
+the clients see went through the group-commit journal's hold, and no version gap is seen.
+"""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+from bench.load.run import format_row, main, ratio_line
+
+pytestmark = [pytest.mark.slow, pytest.mark.rules("R-CRASH-1")]
+
+
+def test_a_short_ramp_measures_both_servers(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
+    rows = main(
+        [
+            "--tables", "10",
+            "--window", "12",
+            "--warmup", "3",
+            "--processes", "2",
+            "--db", f"sqlite:///{tmp_path}/load.sqlite3",
+            "--json", str(tmp_path / "rows.json"),
+        ]
+    )  # fmt: skip
+    out = capsys.readouterr().out
+    assert [r.mode for r in rows] == ["baseline", "croupier"]
+    base, cro = rows
+    for r in rows:
+        assert r.tables == 10 and r.players == 60
+        assert r.seated == 60, f"{r.mode}: {r.seated} of 60 players seated"
+        assert r.actions_per_s > 0
+        assert r.latency.count > 0, f"{r.mode}: no action reached the other players"
+        assert 0 < r.latency.p50 <= r.latency.p99 <= r.latency.max
+        assert r.cpu_pct > 0 and r.rss_mb > 0
+        assert r.gaps == 0, f"{r.mode}: version gaps seen by the clients"
+        assert math.isfinite(r.frames_per_action) and r.frames_per_action > 1
+    # croupier played real hands: its frames per action include deals, turns and
+    # settlements, more than the baseline's two broadcasts per action.
+    assert cro.frames_per_action > base.frames_per_action
+    assert format_row(cro) in out and ratio_line(base, cro) in out
+    assert (tmp_path / "rows.json").read_text().count('"mode"') == 2

@@ -1,0 +1,123 @@
+"""The group-commit journal (store/groupcommit.py, issue #16) on SQLite and PostgreSQL:
+many tables' records in one transaction, events held until their record is durable
+(R-CRASH-1: nothing is published before it is durable), a table's records kept in order
+when a synchronous record follows queued ones, and a failing record stopping its table
+only."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from croupier.store import Store
+from croupier.store.groupcommit import GroupCommitJournal
+from croupier.table.eventlog import EventLog
+from croupier.table.events import SatIn, TableEvent
+from croupier.table.journal import HandEndRecord, Restarted, SeatsRecord
+from croupier.table.seating import Seat
+
+pytestmark = pytest.mark.rules("R-CRASH-1")
+
+SEATS = (Seat(0, "1", "Ann", stack=100), Seat(1, "2", "Bob", stack=50))
+
+
+def _watched(
+    journal: GroupCommitJournal, tables: list[str], store: Store
+) -> tuple[dict[str, EventLog], dict[str, list[tuple[int, int]]], list[str]]:
+    """Event logs watched by ``journal``; each delivery records (version, journal records
+    durable at that moment)."""
+    logs: dict[str, EventLog] = {}
+    seen: dict[str, list[tuple[int, int]]] = {t: [] for t in tables}
+    failed: list[str] = []
+    for t in tables:
+        log = EventLog(64)
+
+        def deliver(e: TableEvent, t: str = t) -> None:
+            seen[t].append((e.version, len(store.journal.records(t))))
+
+        log.add(None, deliver)
+        journal.watch(t, log, lambda exc, t=t: failed.append(t))
+        logs[t] = log
+    return logs, seen, failed
+
+
+def test_many_tables_in_one_transaction_and_events_held_until_durable(store: Store) -> None:
+    tables = [f"g{i}" for i in range(20)]
+
+    async def go() -> GroupCommitJournal:
+        journal = GroupCommitJournal(store.journal)
+        logs, seen, failed = _watched(journal, tables, store)
+        with journal._cond:  # the writer waits until every table has queued its record
+            for t in tables:
+                journal.append(t, SeatsRecord(SEATS, "sit"))
+                logs[t].publish(SatIn(0), hand_no=0)
+            assert all(seen[t] == [] for t in tables), "published before durable"
+        for t in tables:
+            await asyncio.wait_for(journal.flushed(t), 30)
+        await asyncio.sleep(0)
+        assert {t: seen[t] for t in tables} == {t: [(1, 1)] for t in tables}
+        assert failed == []
+        journal.close()
+        return journal
+
+    journal = asyncio.run(go())
+    assert (journal.groups, journal.records_written) == (1, 20)
+    for t in tables:
+        assert list(store.journal.records(t)) == [SeatsRecord(SEATS, "sit")]
+
+
+def test_a_synchronous_record_follows_the_tables_queued_records(store: Store) -> None:
+    async def go() -> dict[str, list[tuple[int, int]]]:
+        journal = GroupCommitJournal(store.journal)
+        logs, seen, _ = _watched(journal, ["s1", "s2"], store)
+        with journal._cond:
+            journal.append("s2", SeatsRecord(SEATS, "other table"))
+            journal.append("s1", SeatsRecord(SEATS, "sit"))
+            logs["s1"].publish(SatIn(0), hand_no=0)
+            # Restarted is written synchronously: s1's queued seat map goes first, in the
+            # same transaction, without waiting for the writer (which is held here).
+            journal.append("s1", Restarted(2))
+            assert seen["s1"] == [(1, 2)]
+            assert seen["s2"] == []
+        await asyncio.wait_for(journal.flushed("s2"), 30)
+        journal.close()
+        return seen
+
+    asyncio.run(go())
+    assert list(store.journal.records("s1")) == [SeatsRecord(SEATS, "sit"), Restarted(2)]
+    assert list(store.journal.records("s2")) == [SeatsRecord(SEATS, "other table")]
+
+
+def test_a_failing_record_stops_its_table_only(store: Store) -> None:
+    async def go() -> tuple[dict[str, list[tuple[int, int]]], list[str]]:
+        journal = GroupCommitJournal(store.journal)
+        logs, seen, failed = _watched(journal, ["ok", "bad"], store)
+        with journal._cond:
+            journal.append("ok", SeatsRecord(SEATS, "sit"))
+            logs["ok"].publish(SatIn(0), hand_no=0)
+            # the settlement of a hand never started: refused by the store
+            journal.append("bad", HandEndRecord(7, SEATS, (100, 50), 0))
+            logs["bad"].publish(SatIn(0), hand_no=7)
+        await asyncio.wait_for(journal.flushed("ok"), 30)
+        await asyncio.wait_for(journal.flushed("bad"), 30)
+        for _ in range(100):
+            if failed:
+                break
+            await asyncio.sleep(0.01)
+        journal.close()
+        return seen, failed
+
+    seen, failed = asyncio.run(go())
+    assert failed == ["bad"]
+    assert seen == {"ok": [(1, 1)], "bad": []}, "the failed table's event was published"
+    assert list(store.journal.records("bad")) == []
+
+
+def test_a_table_with_nothing_waiting_writes_at_once(store: Store) -> None:
+    """A table not watched (or with nothing queued) writes at once, as the plain journal."""
+    journal = GroupCommitJournal(store.journal)
+    journal.append("plain", SeatsRecord(SEATS, "sit"))
+    assert list(store.journal.records("plain")) == [SeatsRecord(SEATS, "sit")]
+    assert journal.groups == 0
+    journal.close()
