@@ -1,8 +1,8 @@
 """Connections, transactions with retry, and programmatic Alembic migrations.
 
 >>> db = Database.open("sqlite://")
->>> db.migrate()
-'0001'
+>>> db.migrate() == head_revision()
+True
 >>> db.run(lambda conn: conn.exec_driver_sql("SELECT count(*) FROM users").scalar_one())
 0
 >>> db.close()
@@ -22,11 +22,12 @@ import sqlalchemy as sa
 from alembic import command
 from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
+from alembic.script import ScriptDirectory
 from sqlalchemy.engine import Engine
 
 from croupier.store.backends import Backend, backend_for
 
-__all__ = ["DEFAULT_URL", "ENV_URL", "Clock", "Database", "default_url", "now_ms"]
+__all__ = ["DEFAULT_URL", "ENV_URL", "Clock", "Database", "default_url", "head_revision", "now_ms"]
 
 log = logging.getLogger("croupier.store")
 
@@ -55,6 +56,15 @@ def now_ms(clock: Clock) -> int:
     12346
     """
     return round(clock() * 1000)
+
+
+def head_revision() -> str:
+    """The newest revision of the migration scripts (what :meth:`Database.migrate` reaches)."""
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    head = ScriptDirectory.from_config(config).get_current_head()
+    assert head is not None
+    return head
 
 
 @dataclass(frozen=True, slots=True)
