@@ -5,6 +5,7 @@ movement is idempotent, and the audit reconciles (SQLite store)."""
 from __future__ import annotations
 
 import asyncio
+import random
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -80,19 +81,31 @@ def test_sit_and_go_on_the_ledger_reconciles(store: Store) -> None:
 
 
 def test_spin_overlay_is_issued_and_audited(store: Store) -> None:
-    """R-TOUR-2, R-TOUR-4: a Spin's multiplied pool is funded by the buy-ins and chips
-    issued for the overlay; the audit counts them as issued; the winner gets the pool."""
-    ids = _players(store, 3, 10)
+    """R-TOUR-10, R-TOUR-4: a 2× Spin collects 30 and pays 20: the 10 left go to
+    ``house:tournaments``; a 4× Spin next pays 40: the house adds 10 from what it kept,
+    nothing is issued; the audit is clean and the chips minted are only the buy-ins."""
+    ids = _players(store, 6, 10)
     cashier = LedgerCashier(store.ledger)
-    reg = Registration(spin("spin-l", "Spin 10", buy_in=10, between_hands=1.0), cashier)
-    for p in ids:
-        reg.register(p, is_bot=True)
-    result = asyncio.run(run(reg, 2))
-    pool = result.launch.pool
-    assert result.launch.multiplier is not None
-    assert pool == 30 * result.launch.multiplier.multiplier
-    assert sum(store.ledger.balances(int(p)).chips for p in ids) == pool
-    assert store.ledger.balance(HOUSE_TOURNAMENTS) == 0
+
+    class Fixed(random.Random):
+        def __init__(self, x: int, seed: int) -> None:
+            super().__init__(seed)
+            self.x = x
+
+        def randrange(self, *args: int, **kwargs: int) -> int:  # type: ignore[override]
+            if args == (1_000_000,):
+                return self.x
+            return super().randrange(*args, **kwargs)
+
+    for tid, group, x, pool in (("spin-l", ids[:3], 0, 20), ("spin-m", ids[3:], 800_000, 40)):
+        reg = Registration(spin(tid, "Spin 10", buy_in=10, between_hands=1.0), cashier)
+        for p in group:
+            reg.register(p, is_bot=True)
+        result = asyncio.run(run(reg, 2, rng=Fixed(x, 2)))
+        assert result.launch.pool == pool
+        assert sum(store.ledger.balances(int(p)).chips for p in group) == pool
+        assert store.ledger.balance(pool_account(tid)) == 0
+    assert store.ledger.balance(HOUSE_TOURNAMENTS) == 0  # kept 10, then added 10
     report = store.audit()
     assert report.ok, report.discrepancies
-    assert report.issued["chips"] == 30 + (pool - 30)
+    assert report.issued["chips"] == 60

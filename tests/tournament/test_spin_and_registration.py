@@ -38,32 +38,36 @@ def _spin_registration(cashier: PlayCashier) -> Registration:
 @pytest.mark.parametrize(
     ("x", "multiplier", "prizes"),
     [
-        (0, 2, (60,)),
-        (800_000, 3, (90,)),
-        (960_000, 5, (150,)),
-        (980_000, 10, (300,)),
-        (996_000, 100, (2400, 300, 300)),
-        (999_500, 1000, (24000, 3000, 3000)),
+        (0, 2, (20,)),
+        (773_800, 4, (40,)),
+        (908_900, 6, (60,)),
+        (988_900, 10, (100,)),
+        (998_900, 25, (250,)),
+        (999_700, 100, (1000, 100, 100)),
+        (999_850, 200, (2000, 200, 200)),
+        (999_999, 1000, (10000, 1000, 1000)),
     ],
 )
-def test_spin_pool_is_the_buy_ins_times_the_multiplier(
+def test_spin_pool_is_the_multiplier_times_one_buy_in(
     x: int, multiplier: int, prizes: tuple[int, ...]
 ) -> None:
-    """R-TOUR-2: the multiplier is drawn at the start; the pool is the buy-ins times it;
-    the house adds the difference through the cashier; big multipliers pay 2nd and 3rd."""
+    """R-TOUR-10, R-TOUR-2: the multiplier is drawn at the start; the winner gets it times
+    ONE buy-in (not the three), 2nd and 3rd 10 % each at 100× and above; the house keeps
+    or adds the difference to the three buy-ins, so the pool is exactly the prizes."""
     cashier = PlayCashier({p: 10 for p in "abc"})
     reg = _spin_registration(cashier)
     assert cashier.pool("spin-1") == 30
     launch = reg.start(Fixed(x))
     assert launch.multiplier is not None and launch.multiplier.multiplier == multiplier
-    assert launch.pool == 30 * multiplier == sum(prizes)
+    assert launch.pool == sum(prizes) and prizes[0] == 10 * multiplier
     assert launch.prizes == prizes
     assert cashier.pool("spin-1") == launch.pool
     assert cashier.house == 30 - launch.pool
 
 
 def test_spin_played_to_the_end_pays_three_places_on_a_big_multiplier() -> None:
-    """R-TOUR-2, R-TOUR-4: a 100× Spin of three bots ends with the pool paid 80/10/10."""
+    """R-TOUR-10, R-TOUR-4: a 100× Spin of three bots ends with 1,000 to the winner and
+    100 each to 2nd and 3rd; the house added the 1,170 above the buy-ins."""
     spec = spin("spin-2", "Spin 10", buy_in=10, between_hands=1.0)
     cashier = PlayCashier({f"b{i}": 10 for i in range(3)})
     reg = register_bots(spec, 3, cashier)
@@ -71,20 +75,20 @@ def test_spin_played_to_the_end_pays_three_places_on_a_big_multiplier() -> None:
     class Rng(random.Random):
         def randrange(self, *args: int, **kwargs: int) -> int:  # type: ignore[override]
             if args == (1_000_000,):
-                return 996_000
+                return 999_700
             return super().randrange(*args, **kwargs)
 
     async def go() -> None:
         result = await run(reg, 4, rng=Rng(4))
         d = result.director
         assert d.finished
-        assert result.launch.pool == 3000
-        assert sorted(p.prize for p in d.placings) == [300, 300, 2400]
+        assert result.launch.pool == 1200
+        assert sorted(p.prize for p in d.placings) == [100, 100, 1000]
         assert {chips for _, _, chips in result.settled} == {3 * spec.starting_stack}
 
     asyncio.run(go())
-    assert sorted(cashier.balances.values()) == [300, 300, 2400]
-    assert cashier.pool("spin-2") == 0 and cashier.house == -2970
+    assert sorted(cashier.balances.values()) == [100, 100, 1000]
+    assert cashier.pool("spin-2") == 0 and cashier.house == -1170
 
 
 def _state(reg: Registration, cashier: PlayCashier) -> tuple[object, ...]:

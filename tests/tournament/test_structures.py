@@ -84,24 +84,36 @@ def test_schedule_levels_by_elapsed_time() -> None:
 
 
 def test_spin_table_is_published_with_its_expected_return() -> None:
-    """R-TOUR-2: the published table sums to 1, E[multiplier] = 3.95; with the SPEC's
-    base (all the buy-ins) a player's expected return is 3.95 buy-ins, with the usual
-    base (one buy-in) 3.95 / 3."""
+    """R-TOUR-10, R-TOUR-2: the published table (PokerStars 2014) sums to 1; the winner
+    takes multiplier × ONE buy-in, at 100× and above 2nd and 3rd take 10 % of that each;
+    E[multiplier] = 2.773 and the return to player is exactly 93 %."""
     table = SPIN_MULTIPLIERS
+    assert [(p.multiplier, p.ppm) for p in table.prizes] == [
+        (2, 773_800), (4, 135_100), (6, 80_000), (10, 10_000), (25, 800),
+        (100, 150), (200, 100), (1000, 50),
+    ]  # fmt: skip
     assert sum(p.ppm for p in table.prizes) == 1_000_000
-    assert table.expected_multiplier() == Fraction(395, 100)
-    assert table.expected_return() == Fraction(395, 100)
-    entry = SpinTable(table.prizes, base="entry")
-    assert entry.expected_return() == Fraction(395, 300)
-    assert table.pool(table.prizes[0], 10) == 60 and entry.pool(table.prizes[0], 10) == 20
+    assert table.expected_multiplier() == Fraction(2773, 1000)
+    assert table.expected_return() == Fraction(93, 100)
+    assert table.prizes[0].prizes(10) == (20,) and table.pool(table.prizes[0], 10) == 20
+    assert table.prizes[-1].prizes(10) == (10_000, 1_000, 1_000)
     big = [p for p in table.prizes if p.multiplier >= 100]
-    assert big and all(len(p.shares) == 3 for p in big)
+    assert big and all(p.shares == (WHOLE, 1_000, 1_000) for p in big)
     assert all(p.shares == (WHOLE,) for p in table.prizes if p.multiplier < 100)
+    # levels: 2 min at 2x, 3 at 4x-6x, 4 at 10x-25x, 5 at 100x+; 10/20 first, no antes
+    assert [p.level_seconds for p in table.prizes] == [120, 180, 180, 240, 240, 300, 300, 300]
+    sched = table.schedule(table.prizes[3])
+    assert sched is not None and sched.levels[0].seconds == 240
+    assert [(lv.small_blind, lv.big_blind) for lv in sched.levels[:10]] == [
+        (10, 20), (15, 30), (20, 40), (25, 50), (30, 60), (40, 80), (50, 100), (60, 120),
+        (80, 160), (100, 200),
+    ]  # fmt: skip
+    assert sched.levels[10].big_blind == 260 and all(lv.ante == 0 for lv in sched.levels)
 
 
 def test_spin_multiplier_distribution_chi_square() -> None:
     """R-TOUR-2: multipliers drawn with a seeded rng follow the published probabilities
-    (chi-square, 5 degrees of freedom, below 20.52: p = 0.001); a table drawn with other
+    (chi-square, 7 degrees of freedom, below 24.32: p = 0.001); a table drawn with other
     probabilities fails the same test."""
     n = 200_000
 
@@ -116,11 +128,13 @@ def test_spin_multiplier_distribution_chi_square() -> None:
             for p in SPIN_MULTIPLIERS.prizes
         )
 
-    assert chi2(SPIN_MULTIPLIERS) < 20.52
+    assert chi2(SPIN_MULTIPLIERS) < 24.32
     skewed = SpinTable(
         tuple(
             SpinPrize(p.multiplier, p.ppm + d, p.shares)
-            for p, d in zip(SPIN_MULTIPLIERS.prizes, (-10_000, 10_000, 0, 0, 0, 0), strict=True)
+            for p, d in zip(
+                SPIN_MULTIPLIERS.prizes, (-10_000, 10_000, 0, 0, 0, 0, 0, 0), strict=True
+            )
         )
     )
-    assert chi2(skewed) > 20.52
+    assert chi2(skewed) > 24.32

@@ -24,6 +24,8 @@ __all__ = [
     "server_boots",
     "sessions",
     "table_journal",
+    "tournament_entries",
+    "tournaments",
     "transfers",
     "users",
 ]
@@ -183,4 +185,34 @@ server_boots = sa.Table(
     sa.Column("started_ms", sa.BigInteger(), nullable=False),
     sa.Column("journal_mark", sa.BigInteger(), nullable=False),
     sa.Column("recovered_ms", sa.BigInteger(), nullable=True),
+)
+
+# -- tournaments (migration 0007) ------------------------------------------------------------
+
+tournaments = sa.Table(
+    "tournaments",
+    metadata,
+    sa.Column("id", sa.String(64), primary_key=True),
+    sa.Column("root", sa.String(64), nullable=False, index=True),
+    sa.Column("kind", sa.String(16), nullable=False),
+    sa.Column("status", sa.String(16), nullable=False, index=True),
+    sa.Column("buy_in", sa.BigInteger(), nullable=False),
+    sa.Column("recurring", sa.Boolean(), nullable=False),
+    sa.Column("spec", sa.JSON(), nullable=False),
+    sa.Column("state", sa.JSON(), nullable=True),
+    sa.Column("created_ms", sa.BigInteger(), nullable=False),
+    sa.Column("updated_ms", sa.BigInteger(), nullable=False),
+)
+
+tournament_entries = sa.Table(
+    "tournament_entries",
+    metadata,
+    sa.Column("entry_id", sa.String(64), primary_key=True),
+    sa.Column("tournament_id", sa.String(64), nullable=False, index=True),
+    sa.Column("player_id", sa.String(64), nullable=False),
+    sa.Column("name", sa.String(64), nullable=False),
+    sa.Column("is_bot", sa.Boolean(), nullable=False),
+    sa.Column("idem_key", sa.String(200), nullable=False),
+    sa.Column("status", sa.String(16), nullable=False),
+    sa.Column("created_ms", sa.BigInteger(), nullable=False),
 )

@@ -104,8 +104,13 @@ class Director:
         journal: Journal | None = None,
         testing: bool = False,
         on_table: Callable[[str, TableActor | None], None] | None = None,
+        on_state: Callable[[str, str, dict[str, Any]], None] | None = None,
     ) -> None:
         self.spec = spec
+        self.on_state = on_state
+        """Told ``(tournament id, status, state)`` after every change that must survive a
+        restart (the store journals it, :mod:`croupier.tournament.persist`)."""
+        self.schedule = launch.schedule if launch.schedule is not None else spec.schedule
         self.on_table = on_table
         """Told when a table opens (its actor) and closes (``None``): the server routes
         players' commands to it."""
@@ -120,6 +125,12 @@ class Director:
         self.entrants = {e.player_id: e for e in launch.entrants}
         self.total_chips = spec.starting_stack * len(launch.entrants)
         self.bank = TournamentBank({p: spec.starting_stack for p in self.entrants})
+        self.stacks: dict[str, int] = dict.fromkeys(self.entrants, spec.starting_stack)
+        """Each player's stack at the end of the last hand their table finished (the
+        journaled stacks: a cut hand is void and gives these back)."""
+        self.hand_nos: dict[int, int] = {}
+        self.elapsed_before = 0.0
+        """Tournament clock already played before this process resumed it."""
         self.actors: dict[int, TableActor] = {}
         self.runners: dict[str, BotRunner] = {}
         self.where: dict[str, tuple[int, int]] = {}
@@ -155,7 +166,7 @@ class Director:
 
     def _config(self, table: int) -> TableConfig:
         spec = self.spec
-        level = spec.schedule.levels[self.level]
+        level = self.schedule.levels[self.level]
         rules = profile(spec.profile, rake=RakePolicy(kind="none"))
         game = Game.of(
             spec.game, blinds=(level.small_blind, level.big_blind), ante=level.ante, rules=rules
@@ -180,6 +191,11 @@ class Director:
         self.started_at = self.clock.now()
         self.levels.append((0, self.started_at))
         seats = draw_seats(sorted(self.entrants), self.spec.seats, self.rng)
+        await self._open(seats)
+        self._save()
+
+    async def _open(self, seats: dict[str, tuple[int, int]]) -> None:
+        """Open the tables of ``seats``, seat everyone with their chips, arm the levels."""
         tables = sorted({t for t, _ in seats.values()})
         for t in tables:
             shuffler = self._shuffler(t) if self._shuffler is not None else SystemShuffler()
@@ -191,6 +207,8 @@ class Director:
                 rng=random.Random(self.rng.getrandbits(64)),
                 bank=self.bank,
             )
+            if t in self.hand_nos:
+                actor.table.hand_no = self.hand_nos[t]
             self.actors[t] = actor
             self._opened.append(actor)
             self._tell(t, actor)
@@ -201,8 +219,9 @@ class Director:
             result = await self._sit(player, table, seat, post_bb=False)
             if not result.accepted:  # pragma: no cover - a bug: every seat was free
                 raise TournamentError("seat_refused", f"{player}: {result.code}")
-        for k, when in enumerate(self.spec.schedule.starts[1:], start=1):
-            self.clock.call_at(self.started_at + when, partial(self._set_level, k))
+        for k, when in enumerate(self.schedule.starts[1:], start=1):
+            if k > self.level:
+                self.clock.call_at(self.started_at + when, partial(self._set_level, k))
 
     def _tell(self, table: int, actor: TableActor | None) -> None:
         if self.on_table is not None:
@@ -238,12 +257,13 @@ class Director:
             return None
         self.level = k
         self.levels.append((k, self.clock.now()))
-        stakes = self.spec.schedule.levels[k].stakes
+        stakes = self.schedule.levels[k].stakes
         futures = [
             actor.post(SetStakes(self._id(f"level-{k}"), DIRECTOR, stakes))
             for actor in self.actors.values()
             if actor.alive
         ]
+        self._save()
         return asyncio.gather(*futures, return_exceptions=True)
 
     # -- events ---------------------------------------------------------------------------
@@ -292,12 +312,17 @@ class Director:
         after = {t.seats[s].player_id: chips for s, chips in settled.stacks if s in t.seats}
         out = [p for p, chips in after.items() if chips == 0 and p in self.where]
         self._check_chips()
+        self.hand_nos[table] = settled.hand_no
+        for p, chips in after.items():
+            if p in self.stacks:
+                self.stacks[p] = chips
         if out:
             self._eliminate(table, out, start)
         if len(self.where) == 1:
             self._finish()
             return
         self._reorganize({table})
+        self._save()
 
     def _eliminate(self, table: int, players: list[str], start: dict[str, int]) -> None:
         first = len(self.where) - len(players) + 1  # the best place among them
@@ -305,6 +330,7 @@ class Director:
         actor = self.actors[table]
         for p in players:
             del self.where[p]
+            self.stacks.pop(p, None)
             actor.post(Leave(self._id("out"), p))
             runner = self.runners.get(p)
             if runner is not None and runner.stream is not None:
@@ -319,7 +345,10 @@ class Director:
         self.placings.append(Placing(winner, 1, self._prize(1), self.clock.now()))
         self.finished = True
         self.where.clear()
+        self.stacks.clear()
+        self._save()
         self._pay()
+        self._save()
         self.clock.call_at(self.clock.now(), self._close)
 
     def _pay(self) -> None:
@@ -327,7 +356,9 @@ class Director:
         tid = self.spec.tournament_id
         for p in self.placings:
             if p.prize:
-                self.cashier.pay(tid, p.player_id, p.prize, f"{tid}:prize:{p.player_id}")
+                entrant = self.entrants[p.player_id]
+                ref = entrant.entry_id or p.player_id
+                self.cashier.pay(tid, p.player_id, p.prize, f"{tid}:prize:{ref}")
         self.paid = True
 
     async def _close(self) -> None:
@@ -413,6 +444,7 @@ class Director:
         done = Move(player, move.source, move.dest, move.seat, chips, move.reason, move.at)
         self.moves.append(done)
         del self.moving[player]
+        self._save()
         source = self._closing.get(move.source)
         if source is not None and not source.table.seats:
             del self._closing[move.source]
@@ -424,6 +456,82 @@ class Director:
         if spot is None or player in self.moving or self.finished:
             return
         await self._sit(player, spot[0], spot[1], post_bb=False)
+
+    # -- the journal (R-CRASH-1) ----------------------------------------------------------
+
+    def elapsed(self) -> float:
+        """Seconds of tournament clock played (across restarts)."""
+        return self.elapsed_before + (self.clock.now() - self.started_at)
+
+    def state(self) -> dict[str, Any]:
+        """What a restart needs, as JSON: the launch, the level and the clock, every
+        player still in at (table, seat) with the stack of the last hand their table
+        finished, the places given, and the hand numbers of the tables."""
+        launch = self.launch
+        return {
+            "launch": {
+                "entrants": [
+                    [e.player_id, e.name, e.is_bot, e.key, e.entry_id] for e in launch.entrants
+                ],
+                "pool": launch.pool,
+                "prizes": list(launch.prizes),
+                "multiplier": None if launch.multiplier is None else launch.multiplier.multiplier,
+            },
+            "elapsed": self.elapsed() if self.actors or self.finished else 0.0,
+            "level": self.level,
+            "players": {p: [t, s, self.stacks.get(p, 0)] for p, (t, s) in self.where.items()},
+            "placings": [[p.player_id, p.place, p.prize, p.at] for p in self.placings],
+            "hand_nos": {str(t): n for t, n in self.hand_nos.items()},
+            "finished": self.finished,
+            "paid": self.paid,
+        }
+
+    def _save(self) -> None:
+        if self.on_state is None:
+            return
+        status = "finished" if self.paid else "running"
+        self.on_state(self.spec.tournament_id, status, self.state())
+
+    async def resume(self, state: dict[str, Any]) -> None:
+        """Resume from a journaled :meth:`state` after a restart: the hand each table was
+        playing is void (its chips are back in the stacks of its last finished hand), the
+        level clock continues from the time written, no place is given twice and the
+        prizes are paid once (idempotent keys). A state written before the first deal
+        starts the tournament afresh with its launch (the same entrants and pool)."""
+        players = state.get("players") or {}
+        placings = state.get("placings") or []
+        if not players and not placings:
+            await self.start()
+            return
+        self.placings = [Placing(str(p), int(k), int(z), float(a)) for p, k, z, a in placings]
+        if state.get("finished"):
+            self.finished = True
+            self._pay()
+            self._save()
+            return
+        self.elapsed_before = float(state.get("elapsed", 0.0))
+        self.started_at = self.clock.now() - self.elapsed_before
+        self.level = max(int(state.get("level", 0)), self.schedule.level_at(self.elapsed_before))
+        self.levels.append((self.level, self.clock.now()))
+        self.hand_nos = {int(t): int(n) for t, n in (state.get("hand_nos") or {}).items()}
+        seats = {str(p): (int(t), int(s)) for p, (t, s, _) in players.items()}
+        self.stacks = {str(p): int(c) for p, (_, _, c) in players.items()}
+        self.bank = TournamentBank(self.stacks)
+        if sum(self.stacks.values()) != self.total_chips:
+            raise TournamentError(
+                "chips_not_conserved",
+                f"journaled stacks hold {sum(self.stacks.values())}, {self.total_chips} issued",
+            )
+        self.where = dict(seats)
+        # keep the elapsed clock: the offset makes started_at + level start land right
+        self.started_at = self.clock.now() - self.elapsed_before
+        await self._open(seats)
+        self.elapsed_before = 0.0
+        self._save()
+        if len(self.where) == 1:  # pragma: no cover - the end is journaled as finished
+            self._finish()
+        else:
+            self._reorganize(set())
 
     # -- running --------------------------------------------------------------------------
 

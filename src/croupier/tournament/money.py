@@ -6,9 +6,8 @@ Two separate things move:
 * **Account chips** — a buy-in moves chips from the player's account to the tournament's
   prize pool (:class:`Cashier`, on the ledger: :class:`LedgerCashier`), every movement
   under an idempotency key; prizes are paid from the pool at the end; a cancelled
-  registration or event is refunded. A Spin's multiplier adds the house's overlay to the
-  pool (issued by ``mint:chips``) or, below the buy-ins, returns the excess to
-  ``house:tournaments``.
+  registration or event is refunded. A Spin's prizes differ from its buy-ins: the house
+  account ``house:tournaments`` keeps the excess or adds the difference (R-TOUR-10).
 * **Tournament chips** — the stacks. They exist only inside one tournament: its tables'
   :class:`~croupier.table.bank.Bank` is a :class:`TournamentBank` that holds each
   player's chips while they are away from a table (moved, between tables) and never
@@ -167,8 +166,23 @@ class LedgerCashier:
         self._ledger.transfer("tournament_prize", f"tour:{key}", legs, {"t": tournament_id})
 
     def adjust(self, tournament_id: str, delta: int, key: str) -> None:
-        other = MINT_CHIPS if delta > 0 else HOUSE_TOURNAMENTS
-        legs = [Leg(other, -delta), Leg(pool_account(tournament_id), delta)]
+        """The house's side of a Spin (R-TOUR-10): below the buy-ins the excess goes to
+        ``house:tournaments``; above them ``house:tournaments`` adds the difference from
+        what the Spins it kept hold, and ``mint:chips`` issues only what it lacks (virtual
+        chips, R-ACC-1). One transfer either way."""
+        pool = pool_account(tournament_id)
+        if delta < 0:
+            legs = [Leg(HOUSE_TOURNAMENTS, -delta), Leg(pool, delta)]
+        else:
+            if self._ledger.get_transfer(f"tour:{key}") is not None:
+                return
+            held = max(0, self._ledger.balance(HOUSE_TOURNAMENTS))
+            from_house = min(held, delta)
+            legs = [Leg(pool, delta)]
+            if from_house:
+                legs.append(Leg(HOUSE_TOURNAMENTS, -from_house))
+            if delta - from_house:
+                legs.append(Leg(MINT_CHIPS, -(delta - from_house)))
         self._ledger.transfer("tournament_overlay", f"tour:{key}", legs, {"t": tournament_id})
 
     def pool(self, tournament_id: str) -> int:

@@ -25,6 +25,8 @@ croupier.tournament.errors.TournamentError: bob cannot pay the buy-in of 100
 
 from __future__ import annotations
 
+import uuid
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Literal, Protocol
@@ -39,7 +41,6 @@ from croupier.tournament.structures import (
     PayoutTable,
     SpinPrize,
     SpinTable,
-    split,
 )
 
 __all__ = ["Entrant", "Launch", "Registration", "Status", "TournamentSpec"]
@@ -142,9 +143,9 @@ class TournamentSpec:
         if self.spin is not None:
             out["multipliers"] = [
                 {"multiplier": p.multiplier, "ppm": p.ppm, "shares_bp": list(p.shares)}
+                | {"prizes": list(p.prizes(self.buy_in)), "level_seconds": p.level_seconds}
                 for p in self.spin.prizes
             ]
-            out["multiplier_base"] = self.spin.base
             out["expected_return"] = float(self.spin.expected_return())
         return out
 
@@ -157,7 +158,10 @@ class Entrant:
     name: str
     is_bot: bool = False
     key: str = ""
-    """The idempotency key of the buy-in (account → prize pool)."""
+    """The idempotency key of the buy-in (account → prize pool): ``<tid>:entry:<entry_id>``."""
+    entry_id: str = ""
+    """This registration's unique id (a fresh uuid): every ledger key of the entry derives
+    from it, never from a count, so a second registration is a second transfer."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -169,6 +173,9 @@ class Launch:
     pool: int
     prizes: tuple[int, ...]
     multiplier: SpinPrize | None = None
+    schedule: BlindSchedule | None = None
+    """The levels played when they differ from the event's (a Spin's depend on its
+    multiplier, R-TOUR-10)."""
 
 
 class _Rng(Protocol):
@@ -185,6 +192,13 @@ class Registration:
     status: Status = Status.REGISTERING
     entrants: list[Entrant] = field(default_factory=list)
     launch: Launch | None = None
+    new_id: Callable[[], str] = field(default=lambda: uuid.uuid4().hex)
+    """Makes each registration's unique id (inject a deterministic one in tests)."""
+    on_change: Callable[[Registration, str, Entrant | None], None] = field(
+        default=lambda reg, what, entrant: None
+    )
+    """Told after each change (``entered``, ``refunded``, ``started``, ``cancelled``): the
+    registry journals the registration in the store so it survives a restart."""
 
     @property
     def full(self) -> bool:
@@ -224,14 +238,20 @@ class Registration:
             raise TournamentError("tournament_full", f"{spec.tournament_id} is full")
         if is_bot and not spec.bots_allowed:
             raise TournamentError("bots_not_allowed", "this event seats no bots")
-        key = f"{spec.tournament_id}:entry:{player_id}:{len(self.entrants)}"
+        entry_id = self.new_id()
+        key = f"{spec.tournament_id}:entry:{entry_id}"
+        display = name or player_id
+        entrant = Entrant(
+            player_id, label_bot(display) if is_bot else display, is_bot, key, entry_id
+        )
+        self.on_change(self, "entering", entrant)
         if spec.buy_in and not self.cashier.enter(spec.tournament_id, player_id, spec.buy_in, key):
+            self.on_change(self, "declined", entrant)
             raise TournamentError(
                 "insufficient_funds", f"{player_id} cannot pay the buy-in of {spec.buy_in}"
             )
-        display = name or player_id
-        entrant = Entrant(player_id, label_bot(display) if is_bot else display, is_bot, key)
         self.entrants.append(entrant)
+        self.on_change(self, "entered", entrant)
         return entrant
 
     def unregister(self, player_id: str, *, now: float | None = None) -> None:
@@ -245,6 +265,7 @@ class Registration:
                 self.spec.tournament_id, player_id, self.spec.buy_in, f"{entrant.key}:refund"
             )
         self.entrants.remove(entrant)
+        self.on_change(self, "refunded", entrant)
 
     def start(self, rng: _Rng) -> Launch:
         """Close registration and fix the pool and prizes. A Spin draws its multiplier
@@ -258,19 +279,22 @@ class Registration:
             raise TournamentError("not_enough_entrants", f"{n} entrants cannot start")
         collected = spec.buy_in * n
         prize: SpinPrize | None = None
+        schedule: BlindSchedule | None = None
         if spec.spin is not None:
             prize = spec.spin.draw(rng)
-            pool = spec.spin.pool(prize, spec.buy_in, n)
+            prizes = prize.prizes(spec.buy_in)
+            pool = sum(prizes)
+            schedule = spec.spin.schedule(prize)
             if pool != collected:
                 self.cashier.adjust(
                     spec.tournament_id, pool - collected, f"{spec.tournament_id}:overlay"
                 )
-            prizes = split(pool, prize.shares)
         else:
             pool = collected
             prizes = spec.payouts.prizes(pool, n)
-        self.launch = Launch(tuple(self.entrants), pool, prizes, prize)
+        self.launch = Launch(tuple(self.entrants), pool, prizes, prize, schedule)
         self.status = Status.RUNNING
+        self.on_change(self, "started", None)
         return self.launch
 
     def cancel(self) -> None:
@@ -289,3 +313,4 @@ class Registration:
                     f"{entrant.key}:refund",
                 )
         self.status = Status.CANCELLED
+        self.on_change(self, "cancelled", None)

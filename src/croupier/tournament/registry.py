@@ -36,7 +36,14 @@ from croupier.table.journal import Journal
 from croupier.tournament.director import Director, seeded_shufflers
 from croupier.tournament.errors import TournamentError
 from croupier.tournament.money import Cashier
-from croupier.tournament.registration import Entrant, Registration, Status, TournamentSpec
+from croupier.tournament.persist import TournamentStore, spec_from_json
+from croupier.tournament.registration import (
+    Entrant,
+    Launch,
+    Registration,
+    Status,
+    TournamentSpec,
+)
 
 __all__ = ["Event", "TournamentRegistry"]
 
@@ -76,8 +83,12 @@ class TournamentRegistry:
         strategy: Callable[[Entrant], Strategy] | None = None,
         journal: Journal | None = None,
         on_table: Callable[[str, TableActor | None], None] | None = None,
+        store: TournamentStore | None = None,
     ) -> None:
         self.cashier = cashier
+        self.store = store
+        """Where events, registrations and directors' states are journaled (``None``:
+        in memory only, lost at a restart)."""
         self.on_table = on_table
         self.clock = clock
         self.rng: random.Random = rng if rng is not None else random.SystemRandom()
@@ -97,12 +108,94 @@ class TournamentRegistry:
         if recurring and spec.kind == "scheduled":
             raise TournamentError("bad_spec", "only a Sit & Go or a Spin recurs")
         root = spec.tournament_id.split(".")[0]
-        event = Event(Registration(spec, self.cashier), recurring=recurring, root=root)
+        if self.store is not None and spec.tournament_id in self.store.used_ids(root):
+            raise TournamentError("tournament_exists", f"{spec.tournament_id} was used before")
+        event = self._event(spec, recurring, root)
+        if self.store is not None:
+            self.store.published(spec, root, recurring)
+        return event
+
+    def _event(self, spec: TournamentSpec, recurring: bool, root: str) -> Event:
+        reg = Registration(spec, self.cashier)
+        if self.store is not None:
+            reg.on_change = self.store.registration_changed
+        event = Event(reg, recurring=recurring, root=root)
         self.events[spec.tournament_id] = event
         if spec.kind == "scheduled":
             assert spec.starts_at is not None
             self.clock.call_at(spec.starts_at, lambda: self._scheduled_start(event))
         return event
+
+    def publish(self, spec: TournamentSpec, *, recurring: bool = False) -> Event:
+        """Publish ``spec`` under its id, or — when that id was ever used (in this process
+        or, with a store, in an earlier one) — under the next free ``<id>.<n>``. A
+        recurring event already registering (restored after a restart) is kept as is."""
+        root = spec.tournament_id.split(".")[0]
+        for event in self.events.values():
+            if event.root == root and event.recurring and event.status is Status.REGISTERING:
+                return event
+        used = set(self.events) | (self.store.used_ids(root) if self.store is not None else set())
+        if spec.tournament_id not in used:
+            return self.add(spec, recurring=recurring)
+        n = self._next_number(root, used)
+        return self.add(replace(spec, tournament_id=f"{root}.{n}"), recurring=recurring)
+
+    def _next_number(self, root: str, used: set[str]) -> int:
+        numbers = [self._next.get(root, 1)]
+        for tid in used:
+            head, _, tail = tid.partition(".")
+            if head == root and tail.isdigit():
+                numbers.append(int(tail))
+        self._next[root] = n = max(numbers) + 1
+        return n
+
+    async def restore(self) -> list[str]:
+        """After a restart: registering events come back with their registrations (an
+        entry whose buy-in never reached the ledger is dropped), running ones resume from
+        their directors' journaled state (the cut hands are void). Returns the ids."""
+        if self.store is None:
+            return []
+        out: list[str] = []
+        rows = self.store.journal.load(("registering", "running"))
+        for row in rows:
+            if row.id in self.events or not row.spec:
+                continue
+            spec = spec_from_json(row.spec)
+            event = self._event(spec, row.recurring, row.root)
+            reg = event.registration
+            for e in row.entries:
+                if e.status != "active":
+                    continue
+                if spec.buy_in and not self.store.transfer_exists(e.idem_key):
+                    self.store.journal.set_entry_status(e.entry_id, "declined")
+                    continue
+                reg.entrants.append(Entrant(e.player_id, e.name, e.is_bot, e.idem_key, e.entry_id))
+            out.append(row.id)
+            if row.status == "running" and row.state is not None:
+                await self._resume(event, row.state)
+            elif spec.kind != "scheduled" and reg.full:
+                await self._start(event)
+        for root in {r.root for r in rows}:
+            self._next_number(root, self.store.used_ids(root))
+        return out
+
+    async def _resume(self, event: Event, state: dict[str, Any]) -> None:
+        spec, reg = event.spec, event.registration
+        saved = state["launch"]
+        entrants = tuple(
+            Entrant(str(p), str(n), bool(b), str(k), str(e)) for p, n, b, k, e in saved["entrants"]
+        )
+        prize = None
+        schedule = None
+        if spec.spin is not None and saved.get("multiplier") is not None:
+            prize = next(p for p in spec.spin.prizes if p.multiplier == saved["multiplier"])
+            schedule = spec.spin.schedule(prize)
+        launch = Launch(entrants, int(saved["pool"]), tuple(saved["prizes"]), prize, schedule)
+        reg.entrants = list(entrants)
+        reg.launch = launch
+        reg.status = Status.RUNNING
+        event.director = self._director(event, launch)
+        await event.director.resume(state)
 
     def get(self, tournament_id: str) -> Event:
         event = self.events.get(tournament_id)
@@ -126,14 +219,22 @@ class TournamentRegistry:
 
     async def _start(self, event: Event) -> None:
         launch = event.registration.start(self.rng)
+        event.director = self._director(event, launch)
+        event.director._save()  # the launch (a Spin's draw) is journaled before any await
         if event.recurring:
-            self._next[event.root] = n = self._next.get(event.root, 1) + 1
+            used = set(self.events)
+            if self.store is not None:
+                used |= self.store.used_ids(event.root)
+            n = self._next_number(event.root, used)
             spec = replace(event.spec, tournament_id=f"{event.root}.{n}")
             self.add(spec, recurring=True)
+        await event.director.start()
+
+    def _director(self, event: Event, launch: Launch) -> Director:
         shuffler: Callable[[int], Shuffler] | None = None
         if self.testing:
             shuffler = seeded_shufflers(self.rng.getrandbits(32))
-        event.director = Director(
+        return Director(
             event.spec,
             launch,
             clock=self.clock,
@@ -144,8 +245,8 @@ class TournamentRegistry:
             journal=self.journal,
             testing=self.testing,
             on_table=self.on_table,
+            on_state=None if self.store is None else self.store.director_state,
         )
-        await event.director.start()
 
     async def _scheduled_start(self, event: Event) -> None:
         reg = event.registration

@@ -1,8 +1,9 @@
-"""Spin (R-TOUR-2): a three-player turbo Sit & Go whose prize pool is the buy-ins times
-a multiplier drawn when it starts, from a published table (:data:`SPIN_MULTIPLIERS`).
+"""Spin (R-TOUR-2, R-TOUR-10): a three-player turbo Sit & Go whose winner takes a
+multiplier drawn when it starts (from the published :data:`SPIN_MULTIPLIERS`) times ONE
+buy-in; at 100× and above 2nd and 3rd get 10 % of that nominal pool each.
 
-The draw happens in :meth:`Registration.start` with the injected rng; the house adds the
-difference to the pool (or keeps the excess when the pool is below the buy-ins).
+The draw happens in :meth:`Registration.start` with the injected rng; the house keeps the
+difference between the three buy-ins and the prizes, or adds it (return to player 93 %).
 
 >>> import random
 >>> from croupier.tournament.money import PlayCashier
@@ -13,9 +14,9 @@ difference to the pool (or keeps the excess when the pool is below the buy-ins).
 ...     _ = reg.register(p)
 >>> launch = reg.start(random.Random(3))
 >>> launch.multiplier.multiplier, launch.pool, launch.prizes, cashier.pool("spin-1")
-(2, 60, (60,), 60)
->>> float(spec.spin.expected_return())
-3.95
+(2, 20, (20,), 20)
+>>> cashier.house, float(spec.spin.expected_return())
+(10, 0.93)
 """
 
 from __future__ import annotations
@@ -38,7 +39,8 @@ def spin(
     **terms: Any,
 ) -> TournamentSpec:
     """A Spin's terms: three seats, hyper-turbo levels, ``table`` of multipliers."""
-    terms.setdefault("schedule", HYPER)
+    first = table.schedule(table.prizes[0])
+    terms.setdefault("schedule", first if first is not None else HYPER)
     return TournamentSpec(
         tournament_id,
         name,

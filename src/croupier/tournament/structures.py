@@ -13,8 +13,8 @@ True
 (101,)
 >>> STANDARD_PAYOUTS.prizes(1000, 30)
 (350, 220, 150, 110, 90, 80)
->>> SPIN_MULTIPLIERS.expected_multiplier()
-Fraction(79, 20)
+>>> SPIN_MULTIPLIERS.expected_multiplier(), SPIN_MULTIPLIERS.expected_return()
+(Fraction(2773, 1000), Fraction(93, 100))
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ import bisect
 import itertools
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Literal, Protocol
+from typing import Protocol
 
 from croupier.engine.game import Stakes
 from croupier.tournament.errors import TournamentError
@@ -225,37 +225,50 @@ class _Rng(Protocol):
 
 @dataclass(frozen=True, slots=True)
 class SpinPrize:
-    """One row of a Spin's multiplier table: ``multiplier`` drawn with probability
-    ``ppm`` / 1,000,000; the pool split by ``shares`` (1st, 2nd, 3rd)."""
+    """One row of a Spin's multiplier table (R-TOUR-10): ``multiplier`` drawn with
+    probability ``ppm`` / 1,000,000. The *nominal pool* is ``multiplier`` × one buy-in;
+    ``shares`` are the prizes of 1st, 2nd, 3rd in basis points of that nominal pool: the
+    winner takes it whole (10,000) and at 100× and above 2nd and 3rd get an extra 10 %
+    each (1,000). ``level_seconds``: the length of each level at this multiplier."""
 
     multiplier: int
     ppm: int
     shares: tuple[int, ...] = (WHOLE,)
+    level_seconds: float = 120.0
 
     def __post_init__(self) -> None:
         if type(self.multiplier) is not int or self.multiplier < 1:
             raise TournamentError("bad_multiplier", f"a multiplier is >= 1: {self.multiplier!r}")
         if type(self.ppm) is not int or self.ppm <= 0:
             raise TournamentError("bad_multiplier", f"a probability is > 0 ppm: {self.ppm!r}")
-        _check_shares(self.shares)
+        shares = self.shares
+        if not shares or any(type(s) is not int or s < 0 for s in shares) or sum(shares) < WHOLE:
+            raise TournamentError("bad_payouts", f"spin shares are >= 0, sum >= {WHOLE}: {shares}")
+        if list(shares) != sorted(shares, reverse=True):
+            raise TournamentError("bad_payouts", f"a better place never gets less: {shares}")
+        if not self.level_seconds > 0:
+            raise TournamentError("bad_level", "a level lasts a positive time")
+
+    def prizes(self, buy_in: int) -> tuple[int, ...]:
+        """The prize of each paid place for a Spin of ``buy_in`` (whole chips, floored)."""
+        nominal = buy_in * self.multiplier
+        return tuple(nominal * s // WHOLE for s in self.shares)
 
 
 @dataclass(frozen=True, slots=True)
 class SpinTable:
-    """The published multiplier table of a Spin (R-TOUR-2).
-
-    ``base``: ``total`` (the SPEC's wording: the pool is the sum of the buy-ins times the
-    multiplier) or ``entry`` (the usual industry convention: one buy-in times the
-    multiplier)."""
+    """The published multiplier table of a Spin (R-TOUR-10, PokerStars 2014): the drawn
+    multiplier times ONE buy-in to the winner (plus the extras of 2nd and 3rd at 100× and
+    above). The three buy-ins go to the house, which pays the prizes: it keeps the
+    difference at low multipliers and adds it at high ones (return to player 93 %)."""
 
     prizes: tuple[SpinPrize, ...]
-    base: Literal["total", "entry"] = "total"
+    blinds: tuple[tuple[int, int], ...] = ()
+    """Blind levels (small, big), no antes; their length depends on the multiplier."""
 
     def __post_init__(self) -> None:
         if sum(p.ppm for p in self.prizes) != MILLION:
             raise TournamentError("bad_multiplier", "the probabilities sum to 1,000,000 ppm")
-        if self.base not in ("total", "entry"):
-            raise TournamentError("bad_multiplier", f"base is total or entry, not {self.base!r}")
 
     def draw(self, rng: _Rng) -> SpinPrize:
         """Draw a multiplier: one uniform integer in ``[0, 1,000,000)`` from ``rng``."""
@@ -267,30 +280,54 @@ class SpinTable:
         raise AssertionError("unreachable: probabilities sum to a million")
 
     def pool(self, prize: SpinPrize, buy_in: int, entrants: int = 3) -> int:
-        """The prize pool for a drawn ``prize``."""
-        stake = buy_in * entrants if self.base == "total" else buy_in
-        return stake * prize.multiplier
+        """The prize pool for a drawn ``prize``: the sum of its prizes."""
+        return sum(prize.prizes(buy_in))
+
+    def schedule(self, prize: SpinPrize) -> BlindSchedule | None:
+        """The levels played at ``prize``'s multiplier (``None``: the event's schedule)."""
+        if not self.blinds:
+            return None
+        levels = tuple(Level(sb, bb, 0, prize.level_seconds) for sb, bb in self.blinds)
+        return BlindSchedule(f"spin-{prize.multiplier}x", levels)
 
     def expected_multiplier(self) -> Fraction:
         """E[multiplier], exactly."""
         return sum((Fraction(p.multiplier * p.ppm, MILLION) for p in self.prizes), Fraction(0))
 
     def expected_return(self, entrants: int = 3) -> Fraction:
-        """What one buy-in returns on average to a player of average skill: the expected
-        pool divided by the entrants, per chip of buy-in."""
-        per = self.expected_multiplier()
-        return per if self.base == "total" else per / entrants
+        """The return to player: the expected prizes paid per chip of buy-in collected
+        (every prize counted, 2nd and 3rd included), exactly."""
+        paid = sum(
+            (Fraction(p.multiplier * sum(p.shares) * p.ppm, WHOLE * MILLION) for p in self.prizes),
+            Fraction(0),
+        )
+        return paid / entrants
 
 
+def _spin_blinds() -> tuple[tuple[int, int], ...]:
+    """10/20 … 100/200, then +25 % per level rounded to 10 (R-TOUR-10)."""
+    out = [(10, 20), (15, 30), (20, 40), (25, 50), (30, 60), (40, 80), (50, 100), (60, 120)]
+    out += [(80, 160), (100, 200)]
+    while len(out) < 30:
+        bb = (out[-1][1] * 5 // 4 + 19) // 20 * 20
+        out.append((bb // 2, bb))
+    return tuple(out)
+
+
+_EXTRA = (WHOLE, 1_000, 1_000)
 SPIN_MULTIPLIERS = SpinTable(
     (
-        SpinPrize(2, 750_000),
-        SpinPrize(3, 150_000),
-        SpinPrize(5, 70_000),
-        SpinPrize(10, 25_000),
-        SpinPrize(100, 4_000, (8_000, 1_000, 1_000)),
-        SpinPrize(1000, 1_000, (8_000, 1_000, 1_000)),
-    )
+        SpinPrize(2, 773_800, level_seconds=120.0),
+        SpinPrize(4, 135_100, level_seconds=180.0),
+        SpinPrize(6, 80_000, level_seconds=180.0),
+        SpinPrize(10, 10_000, level_seconds=240.0),
+        SpinPrize(25, 800, level_seconds=240.0),
+        SpinPrize(100, 150, _EXTRA, level_seconds=300.0),
+        SpinPrize(200, 100, _EXTRA, level_seconds=300.0),
+        SpinPrize(1000, 50, _EXTRA, level_seconds=300.0),
+    ),
+    blinds=_spin_blinds(),
 )
-"""The published table: 2× 75 %, 3× 15 %, 5× 7 %, 10× 2.5 % (winner takes all),
-100× 0.4 % and 1000× 0.1 % (80 % / 10 % / 10 %). E[multiplier] = 3.95."""
+"""The published table (R-TOUR-10): 2× 77.38 %, 4× 13.51 %, 6× 8 %, 10× 1 %, 25× 0.08 %
+(winner takes multiplier × buy-in), 100× 0.015 %, 200× 0.01 %, 1000× 0.005 % (and 10 % of
+the nominal pool each to 2nd and 3rd). E[multiplier] = 2.773; return to player 93 %."""

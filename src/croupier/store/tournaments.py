@@ -1,0 +1,217 @@
+"""Tournaments journaled in the store (R-CRASH-1 revised, R-TOUR-11): every published event
+(its terms as JSON, its status, the director's state between hands) and every registration,
+so that after a restart registrations still stand, running events resume and no
+tournament id — hence no ledger key — is ever used twice.
+
+This module only reads and writes rows; what they mean is the tournament layer's
+(:mod:`croupier.tournament.persist`).
+
+>>> from croupier.store.db import Database
+>>> db = Database.open("sqlite://"); _ = db.migrate()
+>>> j = TournamentJournal(db, clock=lambda: 1.0)
+>>> j.save_event("sng-1", root="sng", kind="sitngo", status="registering", buy_in=10,
+...              recurring=True, spec={"name": "SNG"})
+>>> j.save_entry("sng-1", "e1", "7", "Ann", False, "sng-1:entry:e1")
+>>> j.set_entry_status("e1", "refunded")
+>>> [(r.id, r.status, [(e.entry_id, e.status) for e in r.entries]) for r in j.load()]
+[('sng-1', 'registering', [('e1', 'refunded')])]
+>>> j.used_ids("sng")
+{'sng-1'}
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import sqlalchemy as sa
+
+from croupier.store.db import Clock, Database, now_ms
+from croupier.store.schema import tournament_entries, tournaments
+
+__all__ = ["EntryRow", "EventRow", "TournamentJournal"]
+
+
+@dataclass(frozen=True, slots=True)
+class EntryRow:
+    """One registration: ``status`` is ``active`` (its buy-in is in the pool) or
+    ``refunded``."""
+
+    entry_id: str
+    tournament_id: str
+    player_id: str
+    name: str
+    is_bot: bool
+    idem_key: str
+    status: str
+
+
+@dataclass(frozen=True, slots=True)
+class EventRow:
+    """One published tournament and its registrations (oldest first)."""
+
+    id: str
+    root: str
+    kind: str
+    status: str
+    buy_in: int
+    recurring: bool
+    spec: dict[str, Any]
+    state: dict[str, Any] | None
+    entries: tuple[EntryRow, ...]
+
+
+class TournamentJournal:
+    """Rows of ``tournaments`` and ``tournament_entries``; each call is one transaction."""
+
+    def __init__(self, db: Database, *, clock: Clock) -> None:
+        self.db = db
+        self.clock = clock
+
+    def save_event(
+        self,
+        tournament_id: str,
+        *,
+        root: str,
+        kind: str,
+        status: str,
+        buy_in: int,
+        recurring: bool,
+        spec: Mapping[str, Any],
+        state: Mapping[str, Any] | None = None,
+    ) -> None:
+        """Insert the event, or update its status (and state when given)."""
+        now = now_ms(self.clock)
+
+        def work(conn: sa.Connection) -> None:
+            found = conn.execute(
+                sa.select(tournaments.c.id).where(tournaments.c.id == tournament_id)
+            ).first()
+            if found is None:
+                conn.execute(
+                    tournaments.insert().values(
+                        id=tournament_id,
+                        root=root,
+                        kind=kind,
+                        status=status,
+                        buy_in=buy_in,
+                        recurring=recurring,
+                        spec=dict(spec),
+                        state=None if state is None else dict(state),
+                        created_ms=now,
+                        updated_ms=now,
+                    )
+                )
+                return
+            values: dict[str, Any] = {"status": status, "updated_ms": now}
+            if state is not None:
+                values["state"] = dict(state)
+            conn.execute(
+                tournaments.update().where(tournaments.c.id == tournament_id).values(**values)
+            )
+
+        self.db.run(work)
+
+    def save_state(self, tournament_id: str, status: str, state: Mapping[str, Any]) -> None:
+        """The director's state after a hand (or a move, a level, the end)."""
+        now = now_ms(self.clock)
+        self.db.run(
+            lambda conn: conn.execute(
+                tournaments.update()
+                .where(tournaments.c.id == tournament_id)
+                .values(status=status, state=dict(state), updated_ms=now)
+            )
+        )
+
+    def save_entry(
+        self,
+        tournament_id: str,
+        entry_id: str,
+        player_id: str,
+        name: str,
+        is_bot: bool,
+        idem_key: str,
+    ) -> None:
+        """A registration whose buy-in was taken."""
+        now = now_ms(self.clock)
+        self.db.run(
+            lambda conn: conn.execute(
+                tournament_entries.insert().values(
+                    entry_id=entry_id,
+                    tournament_id=tournament_id,
+                    player_id=player_id,
+                    name=name[:64],
+                    is_bot=is_bot,
+                    idem_key=idem_key,
+                    status="active",
+                    created_ms=now,
+                )
+            )
+        )
+
+    def set_entry_status(self, entry_id: str, status: str) -> None:
+        """``refunded`` once its buy-in went back."""
+        self.db.run(
+            lambda conn: conn.execute(
+                tournament_entries.update()
+                .where(tournament_entries.c.entry_id == entry_id)
+                .values(status=status)
+            )
+        )
+
+    def load(self, statuses: tuple[str, ...] | None = None) -> list[EventRow]:
+        """Every event (of ``statuses``), oldest first, with its registrations."""
+
+        def work(conn: sa.Connection) -> list[EventRow]:
+            query = sa.select(tournaments).order_by(tournaments.c.created_ms, tournaments.c.id)
+            if statuses is not None:
+                query = query.where(tournaments.c.status.in_(statuses))
+            events = conn.execute(query).all()
+            ids = [r.id for r in events]
+            entries: dict[str, list[EntryRow]] = {i: [] for i in ids}
+            if ids:
+                rows = conn.execute(
+                    sa.select(tournament_entries)
+                    .where(tournament_entries.c.tournament_id.in_(ids))
+                    .order_by(tournament_entries.c.created_ms, tournament_entries.c.entry_id)
+                ).all()
+                for e in rows:
+                    entries[e.tournament_id].append(
+                        EntryRow(
+                            e.entry_id,
+                            e.tournament_id,
+                            e.player_id,
+                            e.name,
+                            bool(e.is_bot),
+                            e.idem_key,
+                            e.status,
+                        )
+                    )
+            return [
+                EventRow(
+                    r.id,
+                    r.root,
+                    r.kind,
+                    r.status,
+                    int(r.buy_in),
+                    bool(r.recurring),
+                    dict(r.spec),
+                    None if r.state is None else dict(r.state),
+                    tuple(entries[r.id]),
+                )
+                for r in events
+            ]
+
+        return self.db.run(work)
+
+    def used_ids(self, root: str | None = None) -> set[str]:
+        """Every tournament id ever published (of ``root``): never to be used again."""
+
+        def work(conn: sa.Connection) -> set[str]:
+            query = sa.select(tournaments.c.id)
+            if root is not None:
+                query = query.where(tournaments.c.root == root)
+            return {str(r[0]) for r in conn.execute(query)}
+
+        return self.db.run(work)
