@@ -48,6 +48,7 @@ from croupier.server.ws import WsSession
 from croupier.store import Store, open_store
 from croupier.table import AsyncioClock, SitDown, TableActor
 from croupier.tournament import LedgerCashier, TournamentRegistry, sit_and_go, spin
+from croupier.tournament.persist import tournament_store
 
 __all__ = ["Services", "create_app"]
 
@@ -138,15 +139,18 @@ async def _start(app: Starlette, settings: Settings) -> Services:
         clock=AsyncioClock(),
         testing=settings.testing,
         on_table=lambda table_id, actor: _tournament_table(services, table_id, actor),
+        store=tournament_store(store),
     )
+    # R-CRASH-1: registrations stand, running tournaments resume from their journal
+    await services.tournaments.restore()
     if settings.default_tables:
         pace, delay = settings.between_hands_seconds, settings.bot_delay_seconds
         sng = sit_and_go(
             "sng-6", "Sit & Go 6-max 100", seats=6, buy_in=100, between_hands=pace, bot_delay=delay
         )
-        services.tournaments.add(sng, recurring=True)
+        services.tournaments.publish(sng, recurring=True)
         spin10 = spin("spin-10", "Spin 10", buy_in=10, between_hands=pace, bot_delay=delay)
-        services.tournaments.add(spin10, recurring=True)
+        services.tournaments.publish(spin10, recurring=True)
     last = await asyncio.to_thread(store.boots.last_recovered)
     boot = await asyncio.to_thread(store.boots.begin)
     specs = {s.table_id: s for s in DEFAULT_TABLES} if settings.default_tables else {}

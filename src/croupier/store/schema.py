@@ -214,5 +214,6 @@ tournament_entries = sa.Table(
     sa.Column("is_bot", sa.Boolean(), nullable=False),
     sa.Column("idem_key", sa.String(200), nullable=False),
     sa.Column("status", sa.String(16), nullable=False),
+    sa.Column("position", sa.Integer(), nullable=False),
     sa.Column("created_ms", sa.BigInteger(), nullable=False),
 )

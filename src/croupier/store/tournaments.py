@@ -135,8 +135,14 @@ class TournamentJournal:
     ) -> None:
         """A registration whose buy-in was taken."""
         now = now_ms(self.clock)
-        self.db.run(
-            lambda conn: conn.execute(
+
+        def work(conn: sa.Connection) -> None:
+            position = conn.execute(
+                sa.select(sa.func.count()).where(
+                    tournament_entries.c.tournament_id == tournament_id
+                )
+            ).scalar_one()
+            conn.execute(
                 tournament_entries.insert().values(
                     entry_id=entry_id,
                     tournament_id=tournament_id,
@@ -145,10 +151,12 @@ class TournamentJournal:
                     is_bot=is_bot,
                     idem_key=idem_key,
                     status="active",
+                    position=int(position),
                     created_ms=now,
                 )
             )
-        )
+
+        self.db.run(work)
 
     def set_entry_status(self, entry_id: str, status: str) -> None:
         """``refunded`` once its buy-in went back."""
@@ -174,7 +182,7 @@ class TournamentJournal:
                 rows = conn.execute(
                     sa.select(tournament_entries)
                     .where(tournament_entries.c.tournament_id.in_(ids))
-                    .order_by(tournament_entries.c.created_ms, tournament_entries.c.entry_id)
+                    .order_by(tournament_entries.c.position)
                 ).all()
                 for e in rows:
                     entries[e.tournament_id].append(

@@ -23,6 +23,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from croupier.store.store import Store
 from croupier.store.tournaments import TournamentJournal
 from croupier.tournament.registration import Entrant, Registration, Status, TournamentSpec
 from croupier.tournament.structures import (
@@ -34,7 +35,7 @@ from croupier.tournament.structures import (
     SpinTable,
 )
 
-__all__ = ["TournamentStore", "spec_from_json", "spec_to_json"]
+__all__ = ["TournamentStore", "spec_from_json", "spec_to_json", "tournament_store"]
 
 
 def _schedule_json(s: BlindSchedule) -> dict[str, Any]:
@@ -156,3 +157,11 @@ class TournamentStore:
     def director_state(self, tournament_id: str, status: str, state: dict[str, Any]) -> None:
         """Hooked as the director's ``on_state``."""
         self.journal.save_state(tournament_id, status, state)
+
+
+def tournament_store(store: Store) -> TournamentStore:
+    """The journal of ``store`` for a registry on a ``LedgerCashier`` (keys ``tour:…``)."""
+    return TournamentStore(
+        TournamentJournal(store.db, clock=store.clock),
+        lambda key: store.ledger.get_transfer(f"tour:{key}") is not None,
+    )

@@ -44,12 +44,11 @@ def upgrade() -> None:
         sa.Column("is_bot", sa.Boolean(), nullable=False),
         sa.Column("idem_key", sa.String(200), nullable=False),
         sa.Column("status", sa.String(16), nullable=False),
+        sa.Column("position", sa.Integer(), nullable=False),
         sa.Column("created_ms", sa.BigInteger(), nullable=False),
         sa.PrimaryKeyConstraint("entry_id", name="pk_tournament_entries"),
     )
-    op.create_index(
-        "ix_tournament_entries_tournament_id", "tournament_entries", ["tournament_id"]
-    )
+    op.create_index("ix_tournament_entries_tournament_id", "tournament_entries", ["tournament_id"])
 
 
 def downgrade() -> None:
