@@ -241,6 +241,17 @@ async def tournaments(request: Request) -> Response:
     return JSONResponse(sv.lobby_message()["tournaments"])
 
 
+async def tournament_results(request: Request) -> Response:
+    """``GET /api/tournaments/results``: the logged-in player's finished tournaments."""
+    sv = _sv(request)
+    account = await _account(request, sv)
+    if isinstance(account, Response):
+        return account
+    tours = sv.tournaments
+    rows = [] if tours is None else await asyncio.to_thread(tours.results, str(account.id))
+    return JSONResponse(rows)
+
+
 def _tournament_error(exc: TournamentError) -> JSONResponse:
     status = 404 if exc.code == "unknown_tournament" else 409
     return fail(status, exc.code, str(exc))
@@ -409,6 +420,7 @@ def routes() -> list[Route]:
         Route("/api/exchange", exchange, methods=["POST"]),
         Route("/api/tables", tables),
         Route("/api/tournaments", tournaments),
+        Route("/api/tournaments/results", tournament_results),
         Route("/api/tournaments/{tournament_id}/{action}", tournament_entry, methods=["POST"]),
         Route("/api/hands", hands),
         Route("/api/hands/{table_id}/{hand}", hand_download),

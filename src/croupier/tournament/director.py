@@ -162,7 +162,7 @@ class Director:
         return f"{self.spec.tournament_id}:{what}:{next(self._ids)}"
 
     def table_id(self, table: int) -> str:
-        return f"{self.spec.tournament_id}-t{table}"
+        return f"{self.spec.tournament_id}-t{table + 1}"  # players count tables from 1
 
     def _config(self, table: int) -> TableConfig:
         spec = self.spec
@@ -542,6 +542,26 @@ class Director:
     def seating(self) -> dict[str, str]:
         """Each player still in and the id of their table (the destination while moving)."""
         return {p: self.table_id(t) for p, (t, _) in sorted(self.where.items())}
+
+    def progress(self) -> dict[str, Any]:
+        """What the tournament table's HUD shows (JSON): the level and its blinds, the
+        seconds to the next level (``None`` at the last), the players left, each one's
+        stack at their table's last hand end, and the levels actually played."""
+        level = self.schedule.levels[self.level]
+        starts = self.schedule.starts
+        ends_in = None
+        if self.level + 1 < len(starts) and not self.finished:
+            ends_in = max(0.0, self.started_at + starts[self.level + 1] - self.clock.now())
+        return {
+            "level": self.level + 1,
+            "blinds": [level.small_blind, level.big_blind, level.ante],
+            "level_ends_in": ends_in,
+            "players_left": len(self.where),
+            "stacks": dict(sorted(self.stacks.items())),
+            "structure": [
+                [lv.small_blind, lv.big_blind, lv.ante, lv.seconds] for lv in self.schedule.levels
+            ],
+        }
 
     def table_of(self, player_id: str) -> TableActor | None:
         """The actor of the table where ``player_id`` plays (a human's commands go there)."""

@@ -24,6 +24,7 @@ is short of entrants (R-TOUR-3). Every refusal is a
 from __future__ import annotations
 
 import random
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
@@ -86,6 +87,8 @@ class TournamentRegistry:
         store: TournamentStore | None = None,
     ) -> None:
         self.cashier = cashier
+        self.wall: Callable[[], float] = time.time
+        """The wall clock of the times shown to players (``…_at_ms``)."""
         self.store = store
         """Where events, registrations and directors' states are journaled (``None``:
         in memory only, lost at a restart)."""
@@ -257,6 +260,11 @@ class TournamentRegistry:
             return
         await self._start(event)
 
+    def _wall_ms(self, seconds_from_now: float) -> int:
+        """A moment ``seconds_from_now`` as wall-clock milliseconds, to the second (a
+        lobby row stays the same from one second to the next: no broadcast every tick)."""
+        return round(self.wall() + seconds_from_now) * 1000
+
     def summaries(self) -> list[dict[str, Any]]:
         """What the lobby lists: the published terms, status, entrants, pool and prizes,
         and the standings once started (finished events: the last ``keep_finished``)."""
@@ -272,6 +280,11 @@ class TournamentRegistry:
             row = event.spec.summary()
             row["status"] = event.status.value
             row["entrants"] = len(reg.entrants)
+            row["registered"] = [e.player_id for e in reg.entrants]
+            row["names"] = {e.player_id: e.name for e in reg.entrants}
+            now = self.clock.now()
+            if event.spec.starts_at is not None and reg.status is Status.REGISTERING:
+                row["starts_at_ms"] = self._wall_ms(max(0.0, event.spec.starts_at - now))
             row["pool"] = self.cashier.pool(tid)
             if reg.launch is not None:
                 row["prizes"] = list(reg.launch.prizes)
@@ -285,8 +298,55 @@ class TournamentRegistry:
                 ]
                 row["tables"] = sorted(event.director.table_id(t) for t in event.director.actors)
                 row["seating"] = event.director.seating()
+                row |= event.director.progress()
+                ends_in = row.pop("level_ends_in")
+                row["level_ends_at_ms"] = None if ends_in is None else self._wall_ms(ends_in)
             rows.append(row)
         return rows
+
+    def results(self, player_id: str, limit: int = 20) -> list[dict[str, Any]]:
+        """``player_id``'s finished tournaments, newest first: place, prize, entrants (the
+        History page). From the store's journal when there is one, else this process."""
+        out: list[dict[str, Any]] = []
+        if self.store is not None:
+            for row in reversed(self.store.journal.load(("finished",))):
+                state = row.state or {}
+                mine = [p for p in state.get("placings", []) if p[0] == player_id]
+                if not mine:
+                    continue
+                launch = state.get("launch", {})
+                out.append(
+                    {
+                        "id": row.id,
+                        "name": row.spec.get("name", row.id),
+                        "kind": row.kind,
+                        "place": mine[0][1],
+                        "prize": mine[0][2],
+                        "entrants": len(launch.get("entrants", [])),
+                        "multiplier": launch.get("multiplier"),
+                    }
+                )
+        else:
+            for tid, event in reversed(list(self.events.items())):
+                director = event.director
+                if director is None or not director.finished:
+                    continue
+                for p in director.placings:
+                    if p.player_id == player_id:
+                        out.append(
+                            {
+                                "id": tid,
+                                "name": event.spec.name,
+                                "kind": event.spec.kind,
+                                "place": p.place,
+                                "prize": p.prize,
+                                "entrants": len(director.entrants),
+                                "multiplier": director.launch.multiplier.multiplier
+                                if director.launch.multiplier is not None
+                                else None,
+                            }
+                        )
+        return out[:limit]
 
     async def close(self) -> None:
         """Stop every running tournament's tables."""

@@ -43,6 +43,9 @@ export const api = {
   exchange: (diamonds, key) => call("POST", "/api/exchange", { diamonds, key }),
   tables: () => call("GET", "/api/tables"),
   hands: (limit = 50) => call("GET", `/api/hands?limit=${limit}`),
+  // Tournaments: register, unregister, fill (a Sit & Go's free seats with bots); my results.
+  tournament: (id, action) => call("POST", `/api/tournaments/${encodeURIComponent(id)}/${action}`),
+  tournamentResults: () => call("GET", "/api/tournaments/results"),
   // The hand's engine events redacted for us (the replayer's source).
   handRecord: (tableId, handId) =>
     call("GET", `/api/hands/${encodeURIComponent(tableId)}/${encodeURIComponent(handId)}.json`),

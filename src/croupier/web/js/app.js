@@ -8,6 +8,8 @@ import { History } from "./history.js";
 import { Lobby } from "./lobby.js";
 import { Sound } from "./sound.js";
 import { TableView } from "./tableview.js";
+import { Tournaments } from "./tournaments.js";
+import { TournamentHud } from "./tournamenthud.js";
 
 const ctx = {
   net: null,
@@ -124,7 +126,11 @@ function startNet() {
   net.addEventListener("message", (ev) => {
     if (ctx.net !== net) return;
     const m = ev.detail;
-    if (m.type === "lobby") lobby.onLobby(m);
+    if (m.type === "lobby") {
+      lobby.onLobby(m);
+      tournaments.onLobby(m);
+      hud.onRows(m.tournaments);
+    }
     else if (m.type === "matched") lobby.onMatched(m);
     else if (m.type === "table_closed") toast("security.table_closed");
     else if (m.table_id && ["snapshot", "event", "subscribed", "chat", "table_info"].includes(m.type)) table.onMessage(m);
@@ -206,6 +212,8 @@ function bindAccount() {
 let lobby;
 let table;
 let history;
+let tournaments;
+let hud;
 
 function show(view) {
   for (const v of $$(".view")) v.hidden = v.id !== `view-${view}`;
@@ -221,12 +229,17 @@ function route() {
   if (view === "table" && arg) {
     show("table");
     table.open(decodeURIComponent(arg));
+    hud.render();
   } else if (view === "join" && arg) {
     show("lobby");
     lobby.joinCode(decodeURIComponent(arg));
+  } else if (view === "tournaments") {
+    show("tournaments");
+    tournaments.render();
   } else if (view === "history") {
     show("history");
     history.load();
+    tournaments.loadResults();
   } else if (view === "account") {
     show("account");
     refreshAccount();
@@ -245,11 +258,16 @@ async function main() {
   lobby = new Lobby(ctx);
   table = new TableView(ctx);
   history = new History(ctx);
+  tournaments = new Tournaments(ctx);
+  hud = new TournamentHud(ctx);
   ctx.table = table;
+  ctx.hud = hud;
   onLangChange(() => {
     lobby.render();
     table.render();
     history.render();
+    tournaments.render();
+    hud.render();
     renderAccount();
   });
   bindAccount();
