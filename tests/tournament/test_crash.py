@@ -255,6 +255,8 @@ def test_sigkill_during_a_sit_and_go_and_a_scheduled_event(tmp_path: Path) -> No
     finally:
         for p in players:
             p.stop.set()
+        for p in players:
+            p.join(30)
         proc.send_signal(signal.SIGKILL)
         proc.wait(30)
     assert sum(p.answered for p in players) > 0

@@ -10,9 +10,13 @@ from __future__ import annotations
 import asyncio
 import json
 import re
+import subprocess
+import sys
 import time
+from collections.abc import Iterator
 from typing import Any
 
+import httpx
 import pytest
 
 from croupier.store import open_store
@@ -20,8 +24,38 @@ from croupier.table.clock import FakeClock
 from croupier.tournament import LedgerCashier, TournamentRegistry, scheduled
 from croupier.tournament.persist import tournament_store
 from croupier.tournament.structures import BlindSchedule, Level
-from tests.web.conftest import Page, Server
+from tests.web.conftest import SERVE, Page, Server, _need_chromium
 from tests.web.flows import english_left, exchange, sign_up, untranslated
+
+
+class PatientServer(Server):
+    """The browser tests' server, given up to four minutes to start (a loaded machine)."""
+
+    def start(self) -> None:
+        with self.log.open("ab") as out:
+            self.proc = subprocess.Popen(
+                [sys.executable, str(SERVE)], env=self.env(), stdout=out, stderr=subprocess.STDOUT
+            )
+        deadline = time.monotonic() + 240
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"server exited: {self.log.read_text()[-2000:]}")
+            try:
+                if httpx.get(f"{self.base}/health", timeout=2).status_code == 200:
+                    return
+            except httpx.HTTPError:
+                pass
+            time.sleep(0.2)
+        raise RuntimeError("server did not start in 240 s")
+
+
+@pytest.fixture
+def server() -> Iterator[Server]:
+    _need_chromium()
+    s = PatientServer()
+    s.start()
+    yield s
+    s.close()
 
 
 def _row(page: Any, tid: str) -> dict[str, Any] | None:
@@ -81,6 +115,7 @@ def test_a_spin_played_to_the_end_in_the_browser(server: Server, browser_page: P
     standings show three places, the winner's prize is credited, and History lists the
     result."""
     page = browser_page.page
+    browser_page.allow(r"status of 409")  # the refusal below is a 409 with its code
     sign_up(page, server.base, "Spinner")
     page.goto(f"{server.base}/#/tournaments")
     page.wait_for_selector("article[data-id='spin-10']")
@@ -194,16 +229,16 @@ def test_scheduled_event_move_and_elimination_in_french(playwright_: Any) -> Non
     their elimination with its place; the player alone at table 2 sees « Vous changez de
     table : table 1 » and follows to table 1 without a reload; the last one standing wins;
     no English is left on the tab."""
-    from tests.web.conftest import _need_chromium
-
     _need_chromium()
-    server = Server()
+    server = PatientServer()
     try:
         server.start()
         server.stop()
         _seed_mtt(server, starts_in=75.0)
         server.start()
         pages = [Page(playwright_) for _ in range(3)]
+        for p in pages:
+            p.allow(r"status of 409")
         try:
             _mtt_flow(server, [p.page for p in pages])
             for p in pages:

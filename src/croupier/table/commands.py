@@ -25,6 +25,7 @@ __all__ = [
     "Command",
     "Disconnect",
     "Draw",
+    "HoldHands",
     "Leave",
     "Message",
     "Reconnect",
@@ -184,6 +185,17 @@ class SetStakes:
 
 
 @dataclass(frozen=True, slots=True)
+class HoldHands:
+    """From the tournament director (never built from client input): ``hold`` True deals
+    no new hand after the one in play (hand-for-hand on the bubble, R-TOUR-17; a break,
+    R-TOUR-18); False deals again. ``player_id`` names the sender."""
+
+    command_id: str
+    player_id: str
+    hold: bool
+
+
+@dataclass(frozen=True, slots=True)
 class Timeout:
     """Internal (posted by the table's own timer): the decision clock ``token`` ran out."""
 
@@ -227,6 +239,7 @@ Command = (
     | UsePower
     | RespondAncre
     | SetStakes
+    | HoldHands
 )
 
 Message = Command | Timeout | StartHand | WindowExpired | AncreExpired

@@ -47,6 +47,7 @@ from croupier.table.commands import (
     Command,
     Disconnect,
     Draw,
+    HoldHands,
     Leave,
     Message,
     Reconnect,
@@ -150,6 +151,8 @@ class Table:
         self.log = EventLog(config.history)
         self.hand: HandState | None = None
         self.hand_no = 0
+        self.held = False
+        """Held by a tournament director: no new hand is dealt (``HoldHands``)."""
         self.plan: HandPlan | None = None
         self.last_plan: HandPlan | None = None
         self.hand_record: HandStartRecord | None = None
@@ -288,6 +291,7 @@ class Table:
             UsePower: self._use_power,
             RespondAncre: self._use_power,
             SetStakes: self._set_stakes,
+            HoldHands: self._hold_hands,
         }
         handler = handlers.get(type(cmd))
         if handler is None:
@@ -369,6 +373,16 @@ class Table:
         game = replace(self.config.game, stakes=cmd.stakes)  # Game validates (EngineError)
         self.config = replace(self.config, game=game)
 
+    def _hold_hands(self, cmd: HoldHands) -> None:
+        """Hold (no new hand after the one in play) or release the table (tournaments)."""
+        self.held = bool(cmd.hold)
+        if self.held and self._start_timer is not None:
+            self._start_timer.cancel()
+            self._start_timer = None
+            self._start_token = next(self._tokens)
+        if not self.held:
+            self._schedule_hand()
+
     def _use_power(self, cmd: UsePower | RespondAncre) -> None:
         if self.naiko is None:
             raise TableError("not_naiko", "powers are played at Naiko tables only (SPEC §9)")
@@ -444,7 +458,7 @@ class Table:
     # -- the hand loop --------------------------------------------------------------------
 
     def _schedule_hand(self) -> None:
-        if self.hand is not None or self._start_timer is not None:
+        if self.hand is not None or self._start_timer is not None or self.held:
             return
         if sum(1 for s in self.seats.values() if s.ready()) < 2:
             return

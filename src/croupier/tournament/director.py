@@ -36,7 +36,7 @@ from croupier.engine.rng import SeededShuffler, Shuffler, SystemShuffler
 from croupier.engine.rules import RakePolicy, profile
 from croupier.table.actor import TableActor
 from croupier.table.clock import Clock
-from croupier.table.commands import Leave, SetStakes, SitDown
+from croupier.table.commands import HoldHands, Leave, SetStakes, SitDown
 from croupier.table.config import TableConfig
 from croupier.table.events import HandSettled, PlayerLeft, TableEvent
 from croupier.table.journal import InMemoryJournal, Journal
@@ -155,6 +155,17 @@ class Director:
         self.finished = False
         self.paid = False
         self._ids = itertools.count(1)
+        self.hand_for_hand = False
+        """R-TOUR-17: on the bubble of a multi-table event every table plays one hand and
+        waits for the others."""
+        self.h4h_rounds: list[tuple[float, frozenset[int]]] = []
+        """(time, tables released) of each hand-for-hand round."""
+        self._waiting: set[int] = set()
+        self._held: set[int] = set()
+        self.break_due = False
+        self.on_break_until: float | None = None
+        self.breaks_taken: list[tuple[float, float]] = []
+        """(start, end) of each break (R-TOUR-18)."""
 
     # -- set-up ---------------------------------------------------------------------------
 
@@ -222,6 +233,7 @@ class Director:
         for k, when in enumerate(self.schedule.starts[1:], start=1):
             if k > self.level:
                 self.clock.call_at(self.started_at + when, partial(self._set_level, k))
+        self._arm_break()
 
     def _tell(self, table: int, actor: TableActor | None) -> None:
         if self.on_table is not None:
@@ -323,6 +335,7 @@ class Director:
             return
         self._reorganize({table})
         self._save()
+        self._pause_check(table)
 
     def _eliminate(self, table: int, players: list[str], start: dict[str, int]) -> None:
         first = len(self.where) - len(players) + 1  # the best place among them
@@ -368,6 +381,102 @@ class Director:
         for t, actor in self.actors.items():
             await actor.stop()
             self._tell(t, None)
+
+    # -- hand-for-hand and breaks (R-TOUR-17, R-TOUR-18) --------------------------------
+
+    def _paid_places(self) -> int:
+        return sum(1 for p in self.launch.prizes if p > 0)
+
+    def _bubble(self) -> bool:
+        """Hand-for-hand applies: several tables and one player more than the paid places."""
+        return len(self.actors) > 1 and len(self.where) == self._paid_places() + 1
+
+    def _hold(self, table: int, hold: bool) -> None:
+        actor = self.actors.get(table)
+        if actor is None or not actor.alive:
+            return
+        if hold:
+            self._held.add(table)
+        else:
+            self._held.discard(table)
+        actor.post(HoldHands(self._id("hold" if hold else "release"), DIRECTOR, hold))
+
+    def _pause_check(self, table: int) -> None:
+        """After a hand at ``table``: start or end hand-for-hand; hold the table while a
+        round or a break waits for the others; release them all when every table has
+        finished its hand."""
+        if self.finished:
+            return
+        bubble = self._bubble()
+        if bubble and not self.hand_for_hand:
+            self.hand_for_hand = True
+            self._hold_idle()
+        elif not bubble and self.hand_for_hand:
+            self.hand_for_hand = False
+            self._waiting.clear()
+            if not self.break_due and self.on_break_until is None:
+                for t in list(self._held):
+                    self._hold(t, False)
+        if self.hand_for_hand or self.break_due or self.on_break_until is not None:
+            self._waiting.add(table)
+            self._hold(table, True)
+        self._maybe_release()
+
+    def _hold_idle(self) -> None:
+        """Hold every table between two hands now: they have finished this round's hand."""
+        for t, actor in self.actors.items():
+            if actor.table.hand is None:
+                self._waiting.add(t)
+                self._hold(t, True)
+
+    def _maybe_release(self) -> None:
+        if self.on_break_until is not None or not (self.hand_for_hand or self.break_due):
+            return
+        able = set(self.actors) - self._idle()
+        if not able <= self._waiting:
+            return  # a table has still to finish its hand of this round
+        for t in self.actors:
+            self._hold(t, True)
+        if self.break_due:
+            self.break_due = False
+            spec_breaks = self.spec.breaks
+            assert spec_breaks is not None
+            start = self.clock.now()
+            self.on_break_until = start + spec_breaks[2]
+            self.breaks_taken.append((start, self.on_break_until))
+            self.clock.call_at(self.on_break_until, self._end_break)
+            return
+        self._waiting.clear()
+        self.h4h_rounds.append((self.clock.now(), frozenset(self.actors)))
+        for t in list(self.actors):
+            self._hold(t, False)
+
+    def _arm_break(self) -> None:
+        """The next break on the tournament clock (R-TOUR-18)."""
+        breaks = self.spec.breaks
+        if breaks is None or self.finished:
+            return
+        first, every, _ = breaks
+        played = self.clock.now() - self.started_at
+        k = 0 if played < first else int((played - first) // every) + 1
+        when = self.started_at + first + k * every
+        self.clock.call_at(when, self._break_due)
+
+    def _break_due(self) -> None:
+        if self.finished:
+            return
+        self.break_due = True
+        self._hold_idle()  # a table in a hand is held when it ends
+        self._maybe_release()
+
+    def _end_break(self) -> None:
+        self.on_break_until = None
+        if self.finished:
+            return
+        self._waiting.clear()
+        for t in list(self.actors):
+            self._hold(t, False)
+        self._arm_break()
 
     # -- balancing and breaking -----------------------------------------------------------
 

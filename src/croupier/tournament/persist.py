@@ -72,6 +72,7 @@ def spec_to_json(spec: TournamentSpec) -> dict[str, Any]:
         "starts_at": spec.starts_at,
         "between_hands": spec.between_hands,
         "bot_delay": spec.bot_delay,
+        "breaks": None if spec.breaks is None else list(spec.breaks),
     }
     for name in ("late_levels", "reentries"):
         if hasattr(spec, name):
@@ -105,6 +106,8 @@ def spec_from_json(d: dict[str, Any]) -> TournamentSpec:
             tuple((int(a), int(b)) for a, b in spin["blinds"]),
         )
     )
+    if terms.get("breaks") is not None:
+        terms["breaks"] = tuple(float(x) for x in terms["breaks"])
     known = set(TournamentSpec.__dataclass_fields__)
     return TournamentSpec(**{k: v for k, v in terms.items() if k in known})
 

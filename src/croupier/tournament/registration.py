@@ -84,6 +84,10 @@ class TournamentSpec:
     starts_at: float | None = None
     between_hands: float = 2.0
     bot_delay: float = 1.0
+    breaks: tuple[float, float, float] | None = None
+    """R-TOUR-18: ``(first, every, length)`` seconds of tournament clock — a break of
+    ``length`` after ``first`` seconds of play, then every ``every``; ``None``: no breaks
+    (Sit & Go and Spin). A break starts when every table has finished its hand."""
 
     def __post_init__(self) -> None:
         def bad(message: str) -> TournamentError:
@@ -112,6 +116,10 @@ class TournamentSpec:
             raise bad("a scheduled tournament opens registration before its start time")
         if self.between_hands < 0 or self.bot_delay < 0:
             raise bad("durations are >= 0")
+        if self.breaks is not None and (
+            len(self.breaks) != 3 or not all(float(x) > 0 for x in self.breaks)
+        ):
+            raise bad("breaks are (first, every, length), each > 0 seconds")
 
     def summary(self) -> dict[str, object]:
         """What the lobby shows: terms, levels and the prize structure (JSON-able)."""
@@ -134,6 +142,7 @@ class TournamentSpec:
             "opens_at": self.opens_at,
             "starts_at": self.starts_at,
             "levels": levels,
+            "breaks": None if self.breaks is None else list(self.breaks),
             "payouts": [
                 {"max_entrants": t.max_entrants, "shares_bp": list(t.shares)}
                 for t in self.payouts.tiers

@@ -84,6 +84,7 @@ def scheduled(
     terms.setdefault("schedule", STANDARD)
     terms.setdefault("payouts", STANDARD_PAYOUTS)
     terms.setdefault("starting_stack", 3000)
+    terms.setdefault("breaks", (7200.0, 3600.0, 300.0))  # R-TOUR-18
     return TournamentSpec(
         tournament_id,
         name,
