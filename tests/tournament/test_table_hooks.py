@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 
 from croupier.engine.game import Stakes
-from croupier.table.commands import SetStakes
+from croupier.table.commands import HoldHands, SetStakes
 from croupier.table.events import HandBegan
 from croupier.table.testing import Harness, data_of
 
@@ -44,6 +44,29 @@ def test_bad_stakes_are_refused_and_change_nothing() -> None:
         odd = await h.send(SetStakes(h.cid(), "director", "10/20"))  # type: ignore[arg-type]
         assert not odd.accepted and odd.code == "bad_stakes"
         assert h.table.config == config and h.table.version == version
+        await h.actor.stop()
+
+    asyncio.run(go())
+
+
+def test_hold_hands_deals_no_new_hand_until_released() -> None:
+    """R-TOUR-17, R-TOUR-18: a held table finishes the hand in play and deals no other
+    (however long the clock runs) until the director releases it."""
+
+    async def go() -> None:
+        h = await Harness.create("nlhe", seats=3)
+        for p in ("ann", "bob", "cat"):
+            assert (await h.sit(p)).accepted
+        await h.next_hand()
+        first = data_of(h.events(), HandBegan)[-1]
+        assert (await h.send(HoldHands(h.cid(), "director", True))).accepted
+        await h.finish_hand()
+        await h.clock.advance(600.0)
+        assert h.table.hand is None and h.table.hand_no == first.hand_no
+        assert not data_of(h.events(), HandBegan)
+        assert (await h.send(HoldHands(h.cid(), "director", False))).accepted
+        await h.next_hand()
+        assert data_of(h.events(), HandBegan)[-1].hand_no == first.hand_no + 1
         await h.actor.stop()
 
     asyncio.run(go())

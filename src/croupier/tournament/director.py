@@ -41,6 +41,7 @@ from croupier.table.config import TableConfig
 from croupier.table.events import HandSettled, PlayerLeft, TableEvent
 from croupier.table.journal import InMemoryJournal, Journal
 from croupier.table.results import CommandResult
+from croupier.tournament import late
 from croupier.tournament.errors import TournamentError
 from croupier.tournament.money import Cashier, TournamentBank
 from croupier.tournament.registration import Entrant, Launch, TournamentSpec
@@ -166,6 +167,12 @@ class Director:
         self.on_break_until: float | None = None
         self.breaks_taken: list[tuple[float, float]] = []
         """(start, end) of each break (R-TOUR-18)."""
+        self.late = spec.late_levels > 0
+        """Late registration open (R-TOUR-11, :mod:`croupier.tournament.late`)."""
+        self.pending: list[tuple[str, int, int, float]] = []
+        """Busts during late registration: (player, stack at the hand's start, group, at)."""
+        self.group = 0
+        self.late_entries: list[tuple[str, float]] = []
 
     # -- set-up ---------------------------------------------------------------------------
 
@@ -205,8 +212,9 @@ class Director:
         await self._open(seats)
         self._save()
 
-    async def _open(self, seats: dict[str, tuple[int, int]]) -> None:
-        """Open the tables of ``seats``, seat everyone with their chips, arm the levels."""
+    async def _open(self, seats: dict[str, tuple[int, int]], *, arm: bool = True) -> None:
+        """Open the tables of ``seats``, seat everyone with their chips, arm the levels
+        (and the breaks) unless ``arm`` is false (a table opened for a late entrant)."""
         tables = sorted({t for t, _ in seats.values()})
         for t in tables:
             shuffler = self._shuffler(t) if self._shuffler is not None else SystemShuffler()
@@ -230,6 +238,8 @@ class Director:
             result = await self._sit(player, table, seat, post_bb=False)
             if not result.accepted:  # pragma: no cover - a bug: every seat was free
                 raise TournamentError("seat_refused", f"{player}: {result.code}")
+        if not arm:
+            return
         for k, when in enumerate(self.schedule.starts[1:], start=1):
             if k > self.level:
                 self.clock.call_at(self.started_at + when, partial(self._set_level, k))
@@ -269,6 +279,8 @@ class Director:
             return None
         self.level = k
         self.levels.append((k, self.clock.now()))
+        if self.late and k >= self.spec.late_levels:
+            late.close_late(self)
         stakes = self.schedule.levels[k].stakes
         futures = [
             actor.post(SetStakes(self._id(f"level-{k}"), DIRECTOR, stakes))
@@ -338,8 +350,12 @@ class Director:
         self._pause_check(table)
 
     def _eliminate(self, table: int, players: list[str], start: dict[str, int]) -> None:
-        first = len(self.where) - len(players) + 1  # the best place among them
-        self.placings.extend(rank_out(players, start, first, self.launch.prizes, self.clock.now()))
+        if self.late:
+            late.record_busts(self, players, start)  # placed when late registration closes
+        else:
+            first = len(self.where) - len(players) + 1  # the best place among them
+            placed = rank_out(players, start, first, self.launch.prizes, self.clock.now())
+            self.placings.extend(placed)
         actor = self.actors[table]
         for p in players:
             del self.where[p]
@@ -354,6 +370,7 @@ class Director:
         return prizes[place - 1] if 0 < place <= len(prizes) else 0
 
     def _finish(self) -> None:
+        late.close_late(self)
         (winner,) = self.where
         self.placings.append(Placing(winner, 1, self._prize(1), self.clock.now()))
         self.finished = True
@@ -593,6 +610,8 @@ class Director:
             "hand_nos": {str(t): n for t, n in self.hand_nos.items()},
             "finished": self.finished,
             "paid": self.paid,
+            "late": self.late,
+            "pending": [list(b) for b in self.pending],
         }
 
     def _save(self) -> None:
@@ -613,6 +632,11 @@ class Director:
             await self.start()
             return
         self.placings = [Placing(str(p), int(k), int(z), float(a)) for p, k, z, a in placings]
+        self.late = bool(state.get("late", False))
+        self.pending = [
+            (str(p), int(s), int(g), float(a)) for p, s, g, a in state.get("pending", [])
+        ]
+        self.group = max((g for _, _, g, _ in self.pending), default=0)
         if state.get("finished"):
             self.finished = True
             self._pay()
@@ -636,6 +660,8 @@ class Director:
         self.started_at = self.clock.now() - self.elapsed_before
         await self._open(seats)
         self.elapsed_before = 0.0
+        if self.late and self.level >= self.spec.late_levels:
+            late.close_late(self)
         self._save()
         if len(self.where) == 1:  # pragma: no cover - the end is journaled as finished
             self._finish()

@@ -84,6 +84,11 @@ class TournamentSpec:
     starts_at: float | None = None
     between_hands: float = 2.0
     bot_delay: float = 1.0
+    late_levels: int = 0
+    """R-TOUR-11: registration stays open until the end of this level (1-based; 0: closes
+    at the start). Decision: only scheduled events may set it."""
+    reentries: int = 0
+    """How many times a player out during late registration may enter again."""
     breaks: tuple[float, float, float] | None = None
     """R-TOUR-18: ``(first, every, length)`` seconds of tournament clock — a break of
     ``length`` after ``first`` seconds of play, then every ``every``; ``None``: no breaks
@@ -116,6 +121,12 @@ class TournamentSpec:
             raise bad("a scheduled tournament opens registration before its start time")
         if self.between_hands < 0 or self.bot_delay < 0:
             raise bad("durations are >= 0")
+        if self.late_levels < 0 or self.reentries < 0:
+            raise bad("late_levels and reentries are >= 0")
+        if (self.late_levels or self.reentries) and self.kind != "scheduled":
+            raise bad("late registration and re-entry are for scheduled events (Decision)")
+        if self.reentries and not self.late_levels:
+            raise bad("re-entry needs late registration")
         if self.breaks is not None and (
             len(self.breaks) != 3 or not all(float(x) > 0 for x in self.breaks)
         ):
@@ -143,6 +154,8 @@ class TournamentSpec:
             "starts_at": self.starts_at,
             "levels": levels,
             "breaks": None if self.breaks is None else list(self.breaks),
+            "late_levels": self.late_levels,
+            "reentries": self.reentries,
             "payouts": [
                 {"max_entrants": t.max_entrants, "shares_bp": list(t.shares)}
                 for t in self.payouts.tiers
@@ -247,6 +260,11 @@ class Registration:
             raise TournamentError("tournament_full", f"{spec.tournament_id} is full")
         if is_bot and not spec.bots_allowed:
             raise TournamentError("bots_not_allowed", "this event seats no bots")
+        return self._enter(player_id, name, is_bot)
+
+    def _enter(self, player_id: str, name: str, is_bot: bool) -> Entrant:
+        """Take the buy-in of a new entry (``insufficient_funds`` moves nothing)."""
+        spec = self.spec
         entry_id = self.new_id()
         key = f"{spec.tournament_id}:entry:{entry_id}"
         display = name or player_id
@@ -262,6 +280,30 @@ class Registration:
         self.entrants.append(entrant)
         self.on_change(self, "entered", entrant)
         return entrant
+
+    def register_late(
+        self, player_id: str, name: str = "", *, is_bot: bool = False, out: bool = False
+    ) -> Entrant:
+        """A late entry or a re-entry while the event runs (R-TOUR-11); the director says
+        whether late registration is still open and whether ``player_id`` is ``out``.
+        Refusals: ``registration_closed``, ``already_registered`` (still playing),
+        ``no_reentry`` (no re-entry left), ``tournament_full``, ``bots_not_allowed``,
+        ``insufficient_funds``."""
+        spec = self.spec
+        if self.status is not Status.RUNNING or not spec.late_levels:
+            raise TournamentError("registration_closed", f"{spec.tournament_id} is {self.status}")
+        if not isinstance(player_id, str) or not 0 < len(player_id) <= 64:
+            raise TournamentError("bad_player", f"a player id is 1 to 64 characters: {player_id!r}")
+        before = sum(1 for e in self.entrants if e.player_id == player_id)
+        if before and not out:
+            raise TournamentError("already_registered", f"{player_id} is still playing")
+        if before > spec.reentries:
+            raise TournamentError("no_reentry", f"{player_id} has no re-entry left")
+        if len(self.entrants) >= spec.max_entrants:
+            raise TournamentError("tournament_full", f"{spec.tournament_id} is full")
+        if is_bot and not spec.bots_allowed:
+            raise TournamentError("bots_not_allowed", "this event seats no bots")
+        return self._enter(player_id, name, is_bot)
 
     def unregister(self, player_id: str, *, now: float | None = None) -> None:
         """Leave before the start; the buy-in is refunded (``not_registered``)."""

@@ -34,6 +34,7 @@ from croupier.engine.rng import Shuffler
 from croupier.table.actor import TableActor
 from croupier.table.clock import Clock
 from croupier.table.journal import Journal
+from croupier.tournament import late
 from croupier.tournament.director import Director, seeded_shufflers
 from croupier.tournament.errors import TournamentError
 from croupier.tournament.money import Cashier
@@ -211,6 +212,16 @@ class TournamentRegistry:
     ) -> Entrant:
         """Register; the last seat of a Sit & Go or Spin starts it."""
         event = self.get(tournament_id)
+        director = event.director
+        if director is not None and event.registration.status is Status.RUNNING:
+            # late registration or re-entry (R-TOUR-11)
+            if not late.late_open(director):
+                raise TournamentError("registration_closed", f"{tournament_id} has started")
+            out = late.is_out(director, player_id)
+            entrant = event.registration.register_late(player_id, name, is_bot=is_bot, out=out)
+            await late.add_entry(director, entrant)
+            event.registration.launch = director.launch
+            return entrant
         entrant = event.registration.register(player_id, name, is_bot=is_bot, now=self.clock.now())
         if event.spec.kind != "scheduled" and event.registration.full:
             await self._start(event)
@@ -286,11 +297,14 @@ class TournamentRegistry:
             if event.spec.starts_at is not None and reg.status is Status.REGISTERING:
                 row["starts_at_ms"] = self._wall_ms(max(0.0, event.spec.starts_at - now))
             row["pool"] = self.cashier.pool(tid)
-            if reg.launch is not None:
-                row["prizes"] = list(reg.launch.prizes)
-                row["pool"] = reg.launch.pool
-                if reg.launch.multiplier is not None:
-                    row["multiplier"] = reg.launch.multiplier.multiplier
+            launch = event.director.launch if event.director is not None else reg.launch
+            if launch is not None:
+                row["prizes"] = list(launch.prizes)
+                row["pool"] = launch.pool
+                if launch.multiplier is not None:
+                    row["multiplier"] = launch.multiplier.multiplier
+            if event.director is not None:
+                row["late_open"] = late.late_open(event.director)
             if event.director is not None:
                 row["standings"] = [
                     {"player_id": p.player_id, "place": p.place, "prize": p.prize}

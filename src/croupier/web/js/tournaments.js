@@ -97,6 +97,7 @@ export class Tournaments {
       fact("tour.starts", { t: "tour.when_full" });
     }
     if (row.status !== "registering") fact("tour.pool", { raw: fmt(row.pool) });
+    if (row.late_levels) fact("tour.late", { t: "tour.late_until", params: { n: row.late_levels, re: row.reentries } });
     if (row.multiplier) fact("tour.multiplier", { t: "tour.multiplier_x", params: { m: row.multiplier } });
     if (row.status === "running") {
       fact("tour.players_left", { raw: `${row.players_left} / ${row.entrants}` });
@@ -140,6 +141,14 @@ export class Tournaments {
         }));
       }
       if (registered) box.append(el("span", { class: "muted", t: "tour.you_are_registered" }));
+    }
+    if (row.status === "running" && row.late_open && me && !(row.seating && row.seating[me])) {
+      // late registration, or a re-entry for a player out (R-TOUR-11)
+      box.append(el("button", {
+        type: "button", class: "primary", t: registered ? "tour.reenter" : "tour.register_late",
+        disabled: busy, dataset: { focusKey: `${row.id}:late` },
+        params: { buy_in: fmt(row.buy_in) }, onclick: () => this.act(row, "register"),
+      }));
     }
     const table = me && row.seating ? row.seating[me] : null;
     if (table) {
