@@ -289,11 +289,16 @@ def _mtt_flow(server: Server, pages: list[Any]) -> None:
         "(window.__croupier.tournaments || []).some(r => r.id === 'sng-6' && r.entrants === 0)"
     )
     assert _chips(first) == 100
-    for page in pages:
+    for n, page in enumerate(pages, start=1):
         page.locator("article[data-id='mtt-web'] button.primary").click()
         page.wait_for_function(
-            "(window.__croupier.tournaments || []).some(r => r.id === 'mtt-web' && (r.registered || []).length >= 1)"
+            "n => (window.__croupier.tournaments || [])"
+            ".some(r => r.id === 'mtt-web' && r.entrants >= n)",
+            arg=n,
         )
+    first.wait_for_function(
+        "(window.__croupier.tournaments || []).some(r => r.id === 'mtt-web' && r.entrants === 3)"
+    )
     row = _row(first, "mtt-web")
     assert row is not None and row["entrants"] == 3
     # the server restarts: the registrations stand; the event is then due in 10 s

@@ -280,6 +280,17 @@ async def tournament_entry(request: Request) -> Response:
             await tours.register(tid, player, account.name)
         elif action == "unregister":
             tours.unregister(tid, player)
+        elif action == "deal":
+            # R-TOUR-19: {"choice": "in" | "icm" | "equal" | "none"} at the final table
+            try:
+                body = await request.json()
+            except ValueError:
+                body = None
+            choice = body.get("choice") if isinstance(body, dict) else None
+            director = tours.get(tid).director
+            if director is None or not isinstance(choice, str):
+                return fail(409, "bad_deal", "a running event and a choice are needed")
+            director.deal_action(player, choice)
         elif action == "fill":
             event = tours.get(tid)
             reg = event.registration

@@ -42,6 +42,7 @@ from croupier.table.events import HandSettled, PlayerLeft, TableEvent
 from croupier.table.journal import InMemoryJournal, Journal
 from croupier.table.results import CommandResult
 from croupier.tournament import late
+from croupier.tournament.deal import Deal
 from croupier.tournament.errors import TournamentError
 from croupier.tournament.money import Cashier, TournamentBank
 from croupier.tournament.registration import Entrant, Launch, TournamentSpec
@@ -173,6 +174,8 @@ class Director:
         """Busts during late registration: (player, stack at the hand's start, group, at)."""
         self.group = 0
         self.late_entries: list[tuple[str, float]] = []
+        self.deal: Deal | None = None
+        """The deal talks at the final table (R-TOUR-19, :mod:`croupier.tournament.deal`)."""
 
     # -- set-up ---------------------------------------------------------------------------
 
@@ -355,7 +358,7 @@ class Director:
         else:
             first = len(self.where) - len(players) + 1  # the best place among them
             placed = rank_out(players, start, first, self.launch.prizes, self.clock.now())
-            self.placings.extend(placed)
+            self.placings.extend(self._dealt(placed))
         actor = self.actors[table]
         for p in players:
             del self.where[p]
@@ -372,7 +375,7 @@ class Director:
     def _finish(self) -> None:
         late.close_late(self)
         (winner,) = self.where
-        self.placings.append(Placing(winner, 1, self._prize(1), self.clock.now()))
+        self.placings.extend(self._dealt([Placing(winner, 1, self._prize(1), self.clock.now())]))
         self.finished = True
         self.where.clear()
         self.stacks.clear()
@@ -583,6 +586,58 @@ class Director:
             return
         await self._sit(player, spot[0], spot[1], post_bb=False)
 
+    # -- deals (R-TOUR-19) ---------------------------------------------------------------
+
+    def _dealt(self, placed: list[Placing]) -> list[Placing]:
+        """With a deal made, each dealt player's prize is the amount agreed."""
+        agreed = self.deal.agreed if self.deal is not None else None
+        if not agreed:
+            return placed
+        return [
+            Placing(p.player_id, p.place, agreed.get(p.player_id, p.prize), p.at) for p in placed
+        ]
+
+    def deal_action(self, player: str, choice: str) -> dict[str, Any]:
+        """A final-table player opts in (``in``), accepts an offer (``icm``, ``equal``) or
+        refuses (``none``). Refusals: ``deals_not_offered`` (Sit & Go, Spin),
+        ``not_final_table``, ``deal_done``, ``not_at_final_table``, ``bad_deal``."""
+        if self.spec.kind != "scheduled":
+            raise TournamentError("deals_not_offered", "no deals in a Sit & Go or a Spin")
+        if self.finished or len(self.actors) != 1 or self.moving:
+            raise TournamentError("not_final_table", "deals are made at the final table")
+        if self.deal is not None and self.deal.agreed:
+            raise TournamentError("deal_done", "a deal was made")
+        players = tuple(sorted(self.where))
+        if self.deal is None or self.deal.players != players:
+            bots = frozenset(p for p in players if self.entrants[p].is_bot)
+            self.deal = Deal(players, bots)
+        deal = self.deal
+        (table,) = self.actors
+        if choice == "in":
+            if deal.opt_in(player) and not deal.offers:
+                self._hold(table, True)  # play pauses once the hand in play ends
+                deal.make_offers(self.stacks, list(self.launch.prizes[: len(players)]))
+        else:
+            outcome = deal.choose(player, choice)
+            if outcome is not None:
+                if not outcome:
+                    self.deal = None
+                self._hold(table, False)
+                self._save()
+        return self.deal_view()
+
+    def deal_view(self) -> dict[str, Any]:
+        deal = self.deal
+        if deal is None:
+            return {}
+        return {
+            "players": list(deal.players),
+            "opted": sorted(deal.opted),
+            "offers": deal.offers,
+            "choices": dict(deal.choices),
+            "agreed": deal.agreed,
+        }
+
     # -- the journal (R-CRASH-1) ----------------------------------------------------------
 
     def elapsed(self) -> float:
@@ -611,6 +666,7 @@ class Director:
             "finished": self.finished,
             "paid": self.paid,
             "late": self.late,
+            "deal": None if self.deal is None else self.deal.agreed,
             "pending": [list(b) for b in self.pending],
         }
 
@@ -637,6 +693,11 @@ class Director:
             (str(p), int(s), int(g), float(a)) for p, s, g, a in state.get("pending", [])
         ]
         self.group = max((g for _, _, g, _ in self.pending), default=0)
+        agreed = state.get("deal")
+        if agreed:
+            self.deal = Deal(
+                tuple(sorted(agreed)), agreed={str(k): int(v) for k, v in agreed.items()}
+            )
         if state.get("finished"):
             self.finished = True
             self._pay()

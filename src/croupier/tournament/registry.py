@@ -305,6 +305,7 @@ class TournamentRegistry:
                     row["multiplier"] = launch.multiplier.multiplier
             if event.director is not None:
                 row["late_open"] = late.late_open(event.director)
+                row["deal"] = event.director.deal_view()
             if event.director is not None:
                 row["standings"] = [
                     {"player_id": p.player_id, "place": p.place, "prize": p.prize}
