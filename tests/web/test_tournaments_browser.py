@@ -352,6 +352,20 @@ def _mtt_flow(server: Server, pages: list[Any]) -> None:
     assert "Table 1" in lone_page.inner_text("#tour-hud-title")
     # the final heads-up to the end
     finalists = [p for p in pages if p is not out_page]
+    # a deal at the final table (R-TOUR-19): both want one, both take equal shares
+    for page in finalists:
+        page.wait_for_selector("#deal-in:not([disabled])", timeout=60000)
+        page.click("#deal-in")
+    for page in finalists:
+        page.wait_for_selector("#deal-equal", timeout=60000)
+        assert "ICM" in page.inner_text("#hud-deal")
+        page.click("#deal-equal")
+    for page in finalists:
+        page.wait_for_function(
+            "document.querySelector('#hud-deal') && "
+            "document.querySelector('#hud-deal').textContent.includes('Accord conclu')",
+            timeout=60000,
+        )
 
     def finished() -> bool:
         r = _row(first, "mtt-web")
@@ -365,6 +379,8 @@ def _mtt_flow(server: Server, pages: list[Any]) -> None:
     assert finished()
     final = _row(first, "mtt-web")
     assert final is not None and sorted(s["place"] for s in final["standings"]) == [1, 2, 3]
+    paid = sorted(s["prize"] for s in final["standings"])
+    assert paid == [0, 30, 30]  # 65/35 of 60, shared equally by the deal
     first.goto(f"{server.base}/#/tournaments")
     first.wait_for_selector("article[data-id='mtt-web'] .tour-standings li >> nth=2")
     assert "Classement final" in first.inner_text("article[data-id='mtt-web']")

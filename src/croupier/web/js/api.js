@@ -44,7 +44,7 @@ export const api = {
   tables: () => call("GET", "/api/tables"),
   hands: (limit = 50) => call("GET", `/api/hands?limit=${limit}`),
   // Tournaments: register, unregister, fill (a Sit & Go's free seats with bots); my results.
-  tournament: (id, action) => call("POST", `/api/tournaments/${encodeURIComponent(id)}/${action}`),
+  tournament: (id, action, body) => call("POST", `/api/tournaments/${encodeURIComponent(id)}/${action}`, body),
   tournamentResults: () => call("GET", "/api/tournaments/results"),
   // The hand's engine events redacted for us (the replayer's source).
   handRecord: (tableId, handId) =>

@@ -3,6 +3,7 @@
 // players left, your rank, the average stack, the payouts still to come, a Spin's
 // multiplier revealed before the first hand; table moves and broken tables followed
 // without a reload ("you move to table 3"); eliminations announced with place and prize.
+import { api } from "./api.js";
 import { $, clear, el, fmt } from "./dom.js";
 import { mmss, placeText, tableNumber } from "./tournaments.js";
 
@@ -139,6 +140,10 @@ export class TournamentHud {
       fact("tour.status_label", { t: "tour.status.finished" }, "hud-status");
     }
     hud.append(facts);
+    if (row.kind === "scheduled" && row.status === "running" && me && (row.tables || []).length === 1
+        && row.seating && row.seating[me]) {
+      hud.append(this.dealBox(row, me));
+    }
     const news = this.news.get(row.id) || [];
     const ul = el("ul", { class: "hud-news", "aria-live": "polite", id: "hud-news" });
     for (const n of news) ul.append(el("li", { t: n.key, params: n.params }));
@@ -152,6 +157,48 @@ export class TournamentHud {
       }
       hud.append(el("h3", { t: "tour.final_standings" }), ol);
     }
+  }
+
+  /** The final-table deal (R-TOUR-19): opt in, then the ICM and equal offers. */
+  dealBox(row, me) {
+    const deal = row.deal || {};
+    const box = el("div", { class: "deal", id: "hud-deal" });
+    const names = row.names || {};
+    const send = async (choice) => {
+      try {
+        const updated = await api.tournament(row.id, "deal", { choice });
+        this.onRows(this.rows.map((r) => (r.id === updated.id ? updated : r)));
+      } catch (e) {
+        this.ctx.toast(this.ctx.errorText(e.code));
+      }
+    };
+    if (deal.agreed) {
+      box.append(el("p", { t: "tour.deal_made", params: { prize: fmt(deal.agreed[me] || 0) } }));
+      return box;
+    }
+    if (!deal.offers || !Object.keys(deal.offers).length) {
+      const opted = (deal.opted || []).includes(me);
+      box.append(el("button", { type: "button", id: "deal-in", t: opted ? "tour.deal_waiting" : "tour.deal_propose",
+        disabled: opted, onclick: () => send("in") }));
+      return box;
+    }
+    const table = el("table", { class: "tour-table" });
+    table.append(el("caption", { t: "tour.deal_offers" }));
+    table.append(el("thead", {}, el("tr", {}, el("th", { scope: "col", t: "tour.col.player" }),
+      el("th", { scope: "col", raw: "ICM" }), el("th", { scope: "col", t: "tour.deal_equal" }))));
+    const body = el("tbody");
+    for (const p of deal.players || []) {
+      body.append(el("tr", {}, el("td", { raw: names[p] || p }), el("td", { raw: fmt(deal.offers.icm[p]) }),
+        el("td", { raw: fmt(deal.offers.equal[p]) })));
+    }
+    table.append(body);
+    box.append(table);
+    const mine = (deal.choices || {})[me];
+    box.append(el("div", { class: "row" },
+      el("button", { type: "button", id: "deal-icm", class: "primary", t: "tour.deal_accept_icm", disabled: !!mine, onclick: () => send("icm") }),
+      el("button", { type: "button", id: "deal-equal", t: "tour.deal_accept_equal", disabled: !!mine, onclick: () => send("equal") }),
+      el("button", { type: "button", id: "deal-none", class: "danger", t: "tour.deal_refuse", onclick: () => send("none") })));
+    return box;
   }
 
   nextLevel(row) {
