@@ -20,6 +20,7 @@ Each is a discrepancy when it fails:
 from __future__ import annotations
 
 from collections import Counter, defaultdict
+from typing import Any
 
 import sqlalchemy as sa
 
@@ -69,7 +70,7 @@ def tournament_problems(conn: sa.Connection) -> list[str]:
             sa.select(transfers.c.idem_key).where(transfers.c.kind == "tournament_entry")
         )
     }
-    by_event: dict[str, list[sa.Row[tuple[str, str, str]]]] = defaultdict(list)
+    by_event: dict[str, list[Any]] = defaultdict(list)
     for row in conn.execute(
         sa.select(
             tournament_entries.c.tournament_id,

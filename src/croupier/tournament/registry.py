@@ -27,7 +27,7 @@ import random
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, cast
 
 from croupier.bots.strategies import Strategy
 from croupier.engine.rng import Shuffler
@@ -314,7 +314,7 @@ class TournamentRegistry:
                 row["tables"] = sorted(event.director.table_id(t) for t in event.director.actors)
                 row["seating"] = event.director.seating()
                 row |= event.director.progress()
-                ends_in = row.pop("level_ends_in")
+                ends_in = cast("float | None", row.pop("level_ends_in"))
                 row["level_ends_at_ms"] = None if ends_in is None else self._wall_ms(ends_in)
             rows.append(row)
         return rows
