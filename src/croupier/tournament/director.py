@@ -753,6 +753,10 @@ class Director:
             "blinds": [level.small_blind, level.big_blind, level.ante],
             "level_ends_in": ends_in,
             "players_left": len(self.where),
+            "break_ends_in": None
+            if self.on_break_until is None
+            else max(0.0, self.on_break_until - self.clock.now()),
+            "hand_for_hand": self.hand_for_hand,
             "stacks": dict(sorted(self.stacks.items())),
             "structure": [
                 [lv.small_blind, lv.big_blind, lv.ante, lv.seconds] for lv in self.schedule.levels

@@ -316,6 +316,8 @@ class TournamentRegistry:
                 row |= event.director.progress()
                 ends_in = cast("float | None", row.pop("level_ends_in"))
                 row["level_ends_at_ms"] = None if ends_in is None else self._wall_ms(ends_in)
+                pause = cast("float | None", row.pop("break_ends_in"))
+                row["break_ends_at_ms"] = None if pause is None else self._wall_ms(pause)
             rows.append(row)
         return rows
 

@@ -117,6 +117,10 @@ export class TournamentHud {
       const [sb, bb, ante] = row.blinds || [0, 0, 0];
       fact("tour.level", { t: "tour.level_blinds", params: { n: row.level, sb: fmt(sb), bb: fmt(bb), ante: ante ? ` (ante ${fmt(ante)})` : "" } }, "hud-level");
       fact("tour.next_level", { raw: this.nextLevel(row) }, "hud-next");
+      if (row.break_ends_at_ms) {
+        fact("tour.on_break", { raw: mmss((row.break_ends_at_ms - Date.now()) / 1000) }, "hud-break");
+      }
+      if (row.hand_for_hand) fact("tour.hand_for_hand", { t: "tour.hand_for_hand_on" }, "hud-h4h");
       fact("tour.players_left", { raw: `${row.players_left} / ${row.entrants}` }, "hud-left");
       const stacks = Object.entries(row.stacks || {});
       const mine = me && row.stacks ? row.stacks[me] : undefined;
@@ -210,5 +214,7 @@ export class TournamentHud {
     const row = this.current();
     const node = $("#hud-next");
     if (row && node && row.status === "running") node.textContent = this.nextLevel(row);
+    const pause = $("#hud-break");
+    if (row && pause && row.break_ends_at_ms) pause.textContent = mmss((row.break_ends_at_ms - Date.now()) / 1000);
   }
 }
