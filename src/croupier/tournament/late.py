@@ -65,7 +65,9 @@ async def add_entry(d: Director, entrant: Entrant) -> None:
     open_tables = [t for t, n in counts.items() if n < d.spec.seats and t not in d._closing]
     if open_tables:
         table = min(open_tables, key=lambda t: (counts[t], t))
+        # seats reserved for players still in, and seats not yet left (a bust, a mover)
         taken = {s for _, (t, s) in d.where.items() if t == table}
+        taken |= set(d.actors[table].table.seats)
         seat = free_seat(taken, d.spec.seats, d.rng)
         d.where[p] = (table, seat)
         result = await d._sit(p, table, seat, post_bb=False)
