@@ -235,7 +235,7 @@ class Director:
             self._opened.append(actor)
             self._tell(t, actor)
             actor.subscribe(None, partial(self._on_event, t), internal=True)
-        self.where = dict(seats)
+        self.where.update(seats)
         for player in sorted(seats, key=lambda p: seats[p]):
             table, seat = seats[player]
             result = await self._sit(player, table, seat, post_bb=False)

@@ -62,13 +62,15 @@ async def add_entry(d: Director, entrant: Entrant) -> None:
     d.stacks[p] = stack
     d.bank.holdings[p] = d.bank.holding(p) + stack
     counts = d.counts()
-    open_tables = [t for t, n in counts.items() if n < d.spec.seats and t not in d._closing]
+    # seats reserved for players still in, and seats not yet left (a bust, a mover)
+    taken = {
+        t: {s for _, (tt, s) in d.where.items() if tt == t} | set(d.actors[t].table.seats)
+        for t in d.actors
+    }
+    open_tables = [t for t in d.actors if len(taken[t]) < d.spec.seats and t not in d._closing]
     if open_tables:
         table = min(open_tables, key=lambda t: (counts[t], t))
-        # seats reserved for players still in, and seats not yet left (a bust, a mover)
-        taken = {s for _, (t, s) in d.where.items() if t == table}
-        taken |= set(d.actors[table].table.seats)
-        seat = free_seat(taken, d.spec.seats, d.rng)
+        seat = free_seat(taken[table], d.spec.seats, d.rng)
         d.where[p] = (table, seat)
         result = await d._sit(p, table, seat, post_bb=False)
         if not result.accepted:  # pragma: no cover - a bug: the seat was free
