@@ -20,7 +20,7 @@ Each is a discrepancy when it fails:
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import sqlalchemy as sa
 

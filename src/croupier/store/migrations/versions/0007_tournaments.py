@@ -2,7 +2,7 @@
 state) and their registrations, so they survive a restart (R-CRASH-1, R-TOUR-11).
 
 Revision ID: 0007
-Revises: 0001
+Revises: 0002
 Create Date: 2026-12-01
 """
 
@@ -12,7 +12,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0007"
-down_revision = "0001"
+down_revision = "0002"
 branch_labels = None
 depends_on = None
 
