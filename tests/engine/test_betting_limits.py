@@ -7,8 +7,12 @@ import pytest
 from croupier.engine.actions import call, check, fold, raise_to
 from croupier.engine.errors import IllegalActionError
 from croupier.engine.game import Game
+from croupier.engine.rules import profile
 from croupier.engine.state import HandState, legal_actions
 from tests.engine.kit import play, start
+
+STRICT = profile("room", under_raise="strict")
+"""R-BET-9: strict refusals (naiko/arcade); the room profile counts under-raises instead."""
 
 
 def bounds(s: HandState) -> tuple[int, int]:
@@ -22,7 +26,7 @@ def bounds(s: HandState) -> tuple[int, int]:
 
 def test_nl_opening_bet_is_at_least_the_big_blind_and_at_most_the_stack() -> None:
     """R-BET-1, R-BET-8: post-flop the smallest bet is the big blind, the largest the stack."""
-    g = Game.of("nlhe", blinds=(5, 10))
+    g = Game.of("nlhe", blinds=(5, 10), rules=STRICT)
     s, _ = start(g, (500, 800, 300))
     s, _ = play(s, call(2), call(0), check(1))
     assert s.street == 1 and s.actor == 0
@@ -40,7 +44,7 @@ def test_nl_opening_bet_is_at_least_the_big_blind_and_at_most_the_stack() -> Non
 
 def test_nl_min_raise_follows_the_last_full_raise() -> None:
     """R-BET-1: a raise increases the current bet by at least the last full bet or raise."""
-    g = Game.of("nlhe", blinds=(1, 2))
+    g = Game.of("nlhe", blinds=(1, 2), rules=STRICT)
     s, _ = start(g, (1000,) * 4)
     assert bounds(s) == (4, 1000)  # UTG: BB 2 + 2
     s, _ = play(s, raise_to(2, 7))  # raise by 5
@@ -187,7 +191,7 @@ def test_half_pot_minimum_dominates_when_half_is_smaller() -> None:
 
 def test_fl_small_bet_on_first_two_rounds_big_bet_later() -> None:
     """R-BET-4: small bet pre-flop and flop, big bet on turn and river; BB = small bet."""
-    g = Game.of("flhe", blinds=(1, 2))
+    g = Game.of("flhe", blinds=(1, 2), rules=STRICT)
     assert (g.small_bet, g.big_bet) == (2, 4)
     s, _ = start(g, (1000, 1000, 1000))
     assert bounds(s) == (4, 4)

@@ -25,6 +25,7 @@ from croupier.engine.state import HandState, Phase, apply, legal_actions
 from tests.engine.kit import ended, events_of, play, snapshot, start
 
 NL = Game.of("nlhe", blinds=(5, 10))
+STRICT = Game.of("nlhe", blinds=(5, 10), rules=profile("room", under_raise="strict"))
 
 
 def legal(s: HandState):  # type: ignore[no-untyped-def]
@@ -166,7 +167,7 @@ def _bad_actions(s: HandState) -> list[tuple[Action, str]]:
 def test_illegal_actions_are_refused_with_a_code_and_change_nothing() -> None:
     """R-BET-8: every refusal raises IllegalActionError with its code; the state object is
     unchanged (deep snapshot before/after)."""
-    s, _ = start(NL, (1000, 1000, 1000))
+    s, _ = start(STRICT, (1000, 1000, 1000))
     s, _ = play(s, call(2), call(0), check(1))
     before = snapshot(s)
     for action, code in _bad_actions(s):
@@ -214,14 +215,29 @@ def test_apply_never_mutates_its_input() -> None:
 # -- R-BET-9: under-raises -------------------------------------------------------------------
 
 
-def test_under_raise_is_refused_by_default() -> None:
-    """R-BET-9: strict (every profile): an amount between the call and the minimum is refused."""
-    for name in ("room", "naiko", "arcade"):
+def test_under_raise_is_refused_by_naiko_and_arcade_and_counted_by_room() -> None:
+    """R-BET-9: `naiko` and `arcade` strict: an amount between the call and the minimum is
+    refused; `room` (holdem-rules) counts it: below half the increment a call, else the
+    minimum raise; the legal actions say where the two ranges are."""
+    for name in ("naiko", "arcade"):
         g = Game.of("nlhe", blinds=(5, 10), rules=name)
         s, _ = start(g, (1000, 1000, 1000))
         with pytest.raises(IllegalActionError) as info:
             apply(s, raise_to(2, 15))
         assert info.value.code == "raise_too_small"
+        legal = legal_actions(s)
+        assert legal is not None and (legal.call_above, legal.round_up_from) == (0, 0)
+    s, _ = start(Game.of("nlhe", blinds=(5, 10), rules="room"), (1000, 1000, 1000))
+    legal = legal_actions(s)
+    assert legal is not None and (legal.call_above, legal.round_up_from, legal.min_raise) == (
+        10,
+        15,
+        20,
+    )
+    _, ev = apply(s, raise_to(2, 14))
+    assert events_of(ev, Acted)[0].action is ActionKind.CALL
+    _, ev = apply(s, raise_to(2, 15))
+    assert events_of(ev, Acted)[0].amount == 20
 
 
 TDA = Game.of("nlhe", blinds=(5, 10), rules=profile("room", under_raise="tda_half_raise"))

@@ -13,8 +13,8 @@ from croupier.engine.rules import PROFILES, HouseRules, profile
 EXPECTED = {
     # policy: (room, naiko, arcade)
     "button": ("standard", "standard", "arcade"),
-    "showdown": ("ordered", "all", "ordered"),
-    "under_raise": ("strict", "strict", "strict"),
+    "showdown": ("ordered", "all", "all"),
+    "under_raise": ("tda_half_raise", "strict", "strict"),
     "clock_seconds": (30, 20, 15),
     "disconnection": ("all_in_protection", "clock", "fold"),
     "reconnect_seconds": (60, 60, 60),

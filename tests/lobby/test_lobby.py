@@ -19,7 +19,11 @@ def test_default_tables_cover_the_issue_list() -> None:
     for spec in DEFAULT_TABLES:
         cfg = spec.config()
         assert spec.bots > 0 and cfg.bots_allowed
-        assert 0 < cfg.buy_in_min <= cfg.buy_in_max
+        assert cfg.buy_in_min > 0
+        if cfg.game.structure.is_limit:  # R-SEAT-1: a minimum and no maximum
+            assert cfg.buy_in_max == 0
+        else:
+            assert cfg.buy_in_min <= cfg.buy_in_max
     flhe = next(s for s in DEFAULT_TABLES if s.game == "flhe").game_of()
     assert (flhe.small_bet, flhe.big_bet) == (2, 4)
     arcade = next(s for s in DEFAULT_TABLES if s.kind == "arcade")
@@ -85,3 +89,33 @@ def test_single_player_never_matched_alone_and_cancel() -> None:
     q.join("solo", level=6, now=0)
     assert q.draw(random.Random(1), now=100) == []
     assert q.cancel("solo") and not q.cancel("solo")
+
+
+def test_stud_limit_and_spread_specs() -> None:
+    """R-POS-5: a stud table's bring-in (the small stake) is twice the ante; a stake too
+    small to halve is refused. R-SEAT-1: FL/SL tables have a minimum buy-in and no
+    maximum (a maximum asked for is refused). R-BET-5: spread maxima ``1-2-3``."""
+    stud = private_spec("s1", game="7stud", blinds=(2, 4), code="AB").game_of()
+    assert (stud.stakes.ante, stud.stakes.bring_in, stud.small_bet) == (1, 2, 4)
+    with pytest.raises(LobbyError) as info:
+        private_spec("s2", game="razz", blinds=(1, 2), code="AB")
+    assert info.value.code == "bad_stakes"
+    fl = private_spec("f1", game="flhe", blinds=(1, 2), code="AB").config()
+    assert fl.buy_in_min == 80 and fl.buy_in_max == 0
+    with pytest.raises(LobbyError) as info:
+        private_spec("f2", game="slhe", blinds=(1, 2), buy_in_max=500, code="AB")
+    assert info.value.code == "bad_buy_in"
+    sl = private_spec("sl", game="slhe", blinds=(1, 1), spread="1-2-3", code="AB")
+    assert sl.game_of().stakes.spread == (1, 1, 2, 3) and sl.config().buy_in_max == 0
+    for game, spread, code in [
+        ("nlhe", "1-2-3", "bad_spread"),
+        ("slhe", "1-2", "bad_spread"),
+        ("slhe", "1-x-3", "bad_spread"),
+        ("slhe", "0-2-3", "bad_spread"),
+    ]:
+        with pytest.raises(LobbyError) as info:
+            private_spec("bad", game=game, blinds=(1, 1), spread=spread, code="AB")
+        assert info.value.code == code, (game, spread)
+    with pytest.raises(LobbyError) as info:  # each maximum at least the big blind
+        private_spec("bad", game="slhe", blinds=(1, 2), spread="1-2-3", code="AB")
+    assert info.value.code == "bad_game"

@@ -5,6 +5,7 @@ from __future__ import annotations
 import copy
 import random
 from collections import Counter
+from dataclasses import replace
 
 import pytest
 from hypothesis import given, settings
@@ -18,7 +19,11 @@ from croupier.engine.naiko import (
     CARROUSELS,
     Power,
     PowerError,
+    PowerResolved,
     act,
+    can_answer,
+    peek_of,
+    power_options,
     respond,
     start_naiko_hand,
     use_power,
@@ -216,7 +221,7 @@ def test_ancre_never_beyond_stack_and_min_raise_kept() -> None:
     nh, _ = act(nh, call(1))
     nh, _ = act(nh, check(0))
     nh, _ = use_power(nh, 0, A, target=1)
-    nh, _ = respond(nh, 1, block=False)
+    assert nh.window is None  # no Sceau in this carrousel: the Ancre applied at once
     nh, _ = act(nh, raise_to(0, 40))
     legal = legal_actions(nh.hand)
     assert legal.max_raise == 100  # the stack (100 behind), below the pot cap of 220
@@ -229,7 +234,7 @@ def test_ancre_cap_expires_with_round() -> None:
     nh, _ = act(nh, call(1))
     nh, _ = act(nh, check(0))
     nh, _ = use_power(nh, 0, A, target=1)
-    nh, _ = respond(nh, 1, block=False)
+    assert nh.window is None  # no Sceau in this carrousel: the Ancre applied at once
     nh, _ = act(nh, check(0))
     assert legal_actions(nh.hand).max_raise == 100  # checked to: the target may bet the pot
     nh2, _ = act(nh, check(1))
@@ -267,10 +272,12 @@ def test_sceau_only_in_window_and_when_offered() -> None:
         use_power(nh, 0, S)
     assert err.value.code == "wrong_moment"
     nh_no_sceau = deal(n=3, destellos=(3, 3, 3), carrousel=_carrousel(C, E, A))
-    nh2, _ = use_power(nh_no_sceau, nh_no_sceau.hand.actor, A, target=0)
+    nh2, ev = use_power(nh_no_sceau, nh_no_sceau.hand.actor, A, target=0)
+    # no Sceau to answer with: no window, the Ancre applies at once (R-NAIKO-8 Decision)
+    assert nh2.window is None and ev[-1] == PowerResolved(nh_no_sceau.hand.actor, 0, False)
     with pytest.raises(PowerError) as err:
         respond(nh2, 0, block=True)
-    assert err.value.code == "not_in_carrousel"
+    assert err.value.code == "wrong_moment"
     # the wrong player cannot answer
     nh3, _ = use_power(nh, nh.hand.actor, A, target=0)
     with pytest.raises(PowerError):
@@ -381,3 +388,52 @@ def test_property_random_powers_keep_chips_destellos_and_secrets(seed: int, n: i
         assert all(nh.destellos[p] == start_d[p] - spent[p] for p in range(n))
         cards = [c for h in nh.hand.hole_cards for c in h] + list(nh.hand.board)
         assert len(cards) == len(set(cards))
+
+
+def test_ancre_window_opens_only_when_the_target_can_answer() -> None:
+    """R-NAIKO-8 (Decision): the window opens only if the target holds an affordable,
+    unused Sceau in the carrousel; otherwise the Ancre applies at once (capped to pot)."""
+    nh = deal(n=3, destellos=(3, 3, 3), carrousel=_carrousel(A, S))
+    actor = nh.hand.actor
+    assert can_answer(nh, 0)
+    opened, ev = use_power(nh, actor, A, target=0)
+    assert opened.window is not None and not any(isinstance(e, PowerResolved) for e in ev)
+    # a target whose Sceau was already used cannot answer
+    used = replace(nh, used=tuple(frozenset({S}) if p == 0 else u for p, u in enumerate(nh.used)))
+    assert not can_answer(used, 0)
+    now, ev = use_power(used, actor, A, target=0)
+    assert now.window is None and ev[-1] == PowerResolved(actor, 0, False)
+    assert now.hand._pot_limited[0]
+    broke = replace(nh, destellos=tuple(0 if p == 0 else d for p, d in enumerate(nh.destellos)))
+    assert not can_answer(broke, 0)
+    assert use_power(broke, actor, A, target=0)[0].window is None
+
+
+def test_power_options_say_what_may_be_used_now_and_on_whom() -> None:
+    """R-NAIKO-4..8: the server's offers per power: usable or the reason, the cost, the
+    Ancre's targets; Échange only before the player's first action; Sceau only as target."""
+    nh = deal(n=3, destellos=(3, 3, 3), carrousel=_carrousel(E, A, S))
+    actor = nh.hand.actor
+    offers = {o.power: o for o in power_options(nh, actor)}
+    assert set(offers) == {E, A, S}
+    assert offers[E].usable and offers[E].cost == 2
+    assert offers[A].usable and set(offers[A].targets) == {p for p in range(3) if p != actor}
+    assert not offers[S].usable and offers[S].reason == "no_ancre"
+    other = (actor + 1) % 3
+    assert {o.reason for o in power_options(nh, other) if o.power is not S} == {"not_turn"}
+    nh, _ = act(nh, call(actor))
+    nh2, _ = act(nh, call(nh.hand.actor))
+    late = {o.power: o for o in power_options(nh2, nh2.hand.actor)}
+    assert late[E].usable  # the big blind has not acted yet
+    # the big blind raises: the first actor acts again, Échange is over for them
+    nh3, _ = act(nh2, raise_to(nh2.hand.actor, 10))
+    again = {o.power: o for o in power_options(nh3, actor)}
+    assert nh3.hand.actor == actor and not again[E].usable and again[E].reason == "preflop"
+
+
+def test_peek_is_kept_for_the_street() -> None:
+    """R-NAIKO-5: the Coup d'Œil card stays the player's own for the street it was made on."""
+    nh = deal(n=2, destellos=(3, 3), carrousel=_carrousel(C))
+    actor = nh.hand.actor
+    nh, ev = use_power(nh, actor, C)
+    assert peek_of(nh, actor) == (ev[-1].card,) and peek_of(nh, 1 - actor) == ()

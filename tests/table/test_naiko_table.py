@@ -251,7 +251,7 @@ def test_window_outlasting_the_deadline_does_not_time_out() -> None:
     resumes with the time that was left and then times out normally."""
 
     async def body() -> None:
-        h = await naiko(carrousel=with_powers(A))
+        h = await naiko(carrousel=with_powers(A, S))
         await second_hand(h)
         t = h.table
         assert t.hand is not None and t.deadline is not None
@@ -523,7 +523,7 @@ def test_time_bank_running_through_a_window() -> None:
     clock: after the window the deadline is the extended one plus the pause."""
 
     async def body() -> None:
-        h = await naiko(carrousel=with_powers(A), rule_overrides={"time_bank_seconds": 30})
+        h = await naiko(carrousel=with_powers(A, S), rule_overrides={"time_bank_seconds": 30})
         await second_hand(h)
         t = h.table
         assert t.hand is not None and t.deadline is not None

@@ -47,6 +47,8 @@ _ALIASES: Final = MappingProxyType(
         "": "enter",
         "del": "delete",
         "suppr": "delete",
+        "\x1b[3~": "delete",  # the Delete key's own sequence, when a line carries it
+        "\x7f": "delete",
     }
 )
 

@@ -14,6 +14,7 @@ Live play shuffles with the OS CSPRNG; ``--seed`` makes a reproducible (not live
 
 from __future__ import annotations
 
+import sys
 import time
 from collections.abc import Callable, Iterable, Iterator
 from fractions import Fraction
@@ -40,6 +41,7 @@ from croupier.casino.events import Move, Outcome
 from croupier.casino.keys import command_for
 from croupier.casino.paytable import BONUS_LINES
 from croupier.casino.slip import BetSlip, Spot
+from croupier.cli.keyboard import tty_lines
 from croupier.engine.cards import format_cards
 from croupier.engine.errors import EngineError
 from croupier.engine.evaluate import describe, high
@@ -104,7 +106,7 @@ def play_session(
     console.print(
         f"Texas Hold'em Bonus: ante {config.ante_min}-{config.ante_max}, bonus "
         f"{config.bonus_min}-{config.bonus_max}. Chips {chips} (b25: on the bonus); "
-        "Enter deals, . clears, 0 repeats, q quits."
+        "Enter deals, Delete or . clears, 0 repeats, q quits."
     )
     while True:
         console.print(f"[bold]balance {balance}[/bold]   ante {slip.ante}   bonus {slip.bonus}")
@@ -199,6 +201,11 @@ def edge_table(
     return table
 
 
+def _write(text: str) -> None:
+    sys.stdout.write(text)
+    sys.stdout.flush()
+
+
 def register(app: typer.Typer) -> None:
     """Add ``croupier bonus`` and ``croupier bonus edge`` to ``app``."""
     bonus_app = typer.Typer(
@@ -225,6 +232,9 @@ def register(app: typer.Typer) -> None:
         shuffler: Shuffler = SystemShuffler() if seed is None else SeededShuffler(seed)
 
         def keyboard() -> Iterator[str]:
+            if sys.stdin.isatty():  # key by key: the Delete key clears the bet by itself
+                yield from tty_lines(sys.stdin.fileno(), _write)
+                return
             while True:
                 try:
                     yield input("> ")

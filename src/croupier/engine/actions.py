@@ -141,6 +141,11 @@ class LegalActions:
     """32-Card Draw: the first player after the draw may offer to split (R-DRAW-5)."""
     split_answer: bool = False
     """A split is offered: accept or decline."""
+    call_above: int = 0
+    """R-BET-9 at ``room`` tables (``tda_half_raise``; 0 when strict): a raise-to amount
+    above this (the current bet) and below ``round_up_from`` counts as a call; from
+    ``round_up_from`` up to ``min_raise`` it is raised to ``min_raise``."""
+    round_up_from: int = 0
 
     @property
     def kinds(self) -> tuple[ActionKind, ...]:

@@ -144,12 +144,16 @@ class Game:
         cls, name: str, small: int, big: int, *, rules: HouseRules | str = "room"
     ) -> Game:
         """A game from a preset and the lobby's ``small/big`` stakes: blind games post
-        them as blinds; ante games (stud, R-POS-5) take ``small`` as the ante and the
-        bring-in and ``big`` as the small bet (twice it as the big bet).
+        them as blinds; ante games (stud, R-POS-5) take ``small`` as the bring-in, half
+        of it as the ante (the bring-in is about twice the ante, seed 004) and ``big``
+        as the small bet (twice it as the big bet). Stakes too small to halve (``1/…``)
+        keep an ante of 1 chip, equal to the bring-in (the lobby refuses them).
 
-        >>> g = Game.of_stakes("7stud", 1, 2)
+        >>> g = Game.of_stakes("7stud", 2, 4)
         >>> g.stakes.ante, g.stakes.bring_in, g.small_bet, g.big_bet
-        (1, 1, 2, 4)
+        (1, 2, 4, 8)
+        >>> Game.of_stakes("7stud", 5, 10).stakes.ante
+        2
         >>> Game.of_stakes("nlhe", 1, 2).stakes.big_blind
         2
         """
@@ -160,7 +164,8 @@ class Game:
             raise ConfigurationError(
                 f"{variant.name}: the bring-in ({small}) must be below the bet ({big})"
             )
-        return cls.of(name, ante=small, bring_in=small, bets=(big, 2 * big), rules=rules)
+        ante = max(1, small // 2)
+        return cls.of(name, ante=ante, bring_in=small, bets=(big, 2 * big), rules=rules)
 
     @classmethod
     def of(

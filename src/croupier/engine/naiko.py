@@ -60,10 +60,14 @@ __all__ = [
     "Peeked",
     "Power",
     "PowerError",
+    "PowerOption",
     "PowerResolved",
     "PowerUsed",
     "act",
+    "can_answer",
     "check_power",
+    "peek_of",
+    "power_options",
     "respond",
     "start_naiko_hand",
     "use_power",
@@ -153,6 +157,23 @@ class NaikoHand:
     turn_used: int = -1
     """The player who activated a power during the current turn (one per turn)."""
     window: AncreWindow | None = None
+    peeks: tuple[tuple[int, int, Card | None], ...] = ()
+    """Each Coup d'Œil as ``(player, street, card)``: a page that resyncs shows its own peek
+    again while the street it was made on lasts."""
+
+
+@dataclass(frozen=True, slots=True)
+class PowerOption:
+    """One power of the carrousel for one player now (sent with each turn, like the legal
+    actions): ``usable`` or not and why (``reason``: a :class:`PowerError` code, with
+    ``wrong_moment`` made precise as ``not_turn``, ``one_per_turn``, ``river`` or
+    ``preflop``), its ``cost`` and, for Ancre Courte, the engine positions it may target."""
+
+    power: Power
+    cost: int
+    usable: bool
+    reason: str = ""
+    targets: tuple[int, ...] = ()
 
 
 def start_naiko_hand(
@@ -257,6 +278,71 @@ def check_power(nh: NaikoHand, player: int, power: Power, target: int = -1) -> N
             raise PowerError("invalid_target", "that player already received an Ancre this round")
 
 
+def can_answer(nh: NaikoHand, target: int) -> bool:
+    """Whether ``target`` can block an Ancre with a Sceau Protecteur: in the carrousel,
+    affordable and not yet used this hand (R-NAIKO-8)."""
+    return (
+        Power.SCEAU_PROTECTEUR in nh.carrousel
+        and nh.destellos[target] >= COSTS[Power.SCEAU_PROTECTEUR]
+        and Power.SCEAU_PROTECTEUR not in nh.used[target]
+    )
+
+
+def _reason(nh: NaikoHand, player: int, power: Power, exc: PowerError) -> str:
+    if exc.code != "wrong_moment":
+        return exc.code
+    if power is Power.SCEAU_PROTECTEUR:
+        return "no_ancre"
+    hand = nh.hand
+    if hand.phase is not Phase.BETTING or hand.actor != player:
+        return "not_turn"
+    if nh.turn_used == player:
+        return "one_per_turn"
+    return "river" if power is Power.COUP_D_OEIL else "preflop"
+
+
+def power_options(nh: NaikoHand, player: int) -> tuple[PowerOption, ...]:
+    """What ``player`` may do with each power of the carrousel now, on whom and for how
+    much (R-NAIKO-4..8): the server sends it with each turn; the client shows exactly that.
+    Sceau Protecteur is usable only by the target of an open Ancre window."""
+    nh = _fresh_round(nh)
+    out: list[PowerOption] = []
+    for power in nh.carrousel:
+        cost = COSTS[power]
+        if power is Power.ANCRE_COURTE:
+            targets: list[int] = []
+            reason = "invalid_target"
+            for target in range(nh.hand.n):
+                if target == player:
+                    continue
+                try:
+                    check_power(nh, player, power, target)
+                except PowerError as exc:
+                    if exc.code != "invalid_target":  # not about the target: same for all
+                        reason = _reason(nh, player, power, exc)
+                        break
+                else:
+                    targets.append(target)
+            if targets:
+                out.append(PowerOption(power, cost, True, "", tuple(targets)))
+            else:
+                out.append(PowerOption(power, cost, False, reason))
+            continue
+        try:
+            check_power(nh, player, power)
+        except PowerError as exc:
+            out.append(PowerOption(power, cost, False, _reason(nh, player, power, exc)))
+        else:
+            out.append(PowerOption(power, cost, True))
+    return tuple(out)
+
+
+def peek_of(nh: NaikoHand, player: int) -> tuple[Card | None, ...]:
+    """The cards ``player`` peeked at with Coup d'Œil on the current street."""
+    street = nh.hand.street
+    return tuple(card for p, s, card in nh.peeks if p == player and s == street)
+
+
 def use_power(
     nh: NaikoHand,
     player: int,
@@ -275,6 +361,7 @@ def use_power(
     events: list[Event] = []
     window = None
     anchored = nh.anchored
+    peeks = nh.peeks
     if power is Power.ECHANGE_DE_MANCHE:
         if card is None or card not in hand.hole_cards[player]:
             raise PowerError("not_your_cards", "choose one of your hole cards to exchange")
@@ -285,11 +372,19 @@ def use_power(
         events.append(PowerUsed(player, power, cost))
         # The next street starts with a burn: the next card to come is the one after it.
         upcoming = hand.next_cards(2)
-        events.append(Peeked(player, upcoming[-1] if upcoming else None))
+        peeked = upcoming[-1] if upcoming else None
+        events.append(Peeked(player, peeked))
+        peeks = (*peeks, (player, hand.street, peeked))
     else:
         events.append(PowerUsed(player, power, cost, target))
-        window = AncreWindow(player, target)
         anchored = anchored | {target}
+        if can_answer(nh, target):
+            window = AncreWindow(player, target)
+        else:
+            # Decision (R-NAIKO-8): the target cannot answer, so no window opens: the Ancre
+            # applies at once and play does not pause.
+            hand = cap_raise_to_pot(hand, target)
+            events.append(PowerResolved(player, target, False))
     destellos = list(nh.destellos)
     destellos[player] -= cost
     used = list(nh.used)
@@ -304,6 +399,7 @@ def use_power(
             anchored=anchored,
             turn_used=player,
             window=window,
+            peeks=peeks,
         ),
         events,
     )

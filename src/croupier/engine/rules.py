@@ -114,7 +114,9 @@ class HouseRules:
 
 
 PROFILES: dict[str, HouseRules] = {
-    "room": HouseRules(name="room"),
+    # R-BET-9: holdem-rules "moins de 50 % du raise légal … considéré que vous avez juste
+    # callé"; from half up, raised to the minimum (Decision, TDA).
+    "room": HouseRules(name="room", under_raise="tda_half_raise"),
     "naiko": HouseRules(
         name="naiko",
         showdown="all",
@@ -126,6 +128,7 @@ PROFILES: dict[str, HouseRules] = {
     "arcade": HouseRules(
         name="arcade",
         button="arcade",
+        showdown="all",  # R-POT-4: "Tous les joueurs montrent leurs cartes"
         rake=RakePolicy(kind="levy"),
         clock_seconds=15,
         disconnection="fold",

@@ -73,6 +73,7 @@ __all__ = [
     "auto_showdown_action",
     "cap_raise_to_pot",
     "exchange_hole_card",
+    "fold_out",
     "forbid_raise",
     "legal_actions",
     "protect",
@@ -403,6 +404,21 @@ def protect(s: HandState, player: int) -> tuple[HandState, list[Event]]:
     return new, events
 
 
+def fold_out(s: HandState, player: int) -> tuple[HandState, list[Event]]:
+    """Fold ``player`` at their turn even when checking is free (R-TIME-2 ``fold``: arcade,
+    "le joueur se couche automatiquement"). Otherwise like :func:`apply` with a fold."""
+    if s.phase is not Phase.BETTING or s.actor != player:
+        raise IllegalActionError("not_your_turn", f"player {player + 1} is not to bet now")
+    if s._stud == _stud.BRING_IN_DUE:
+        raise IllegalActionError("bring_in_expected", "the lowest up card must bring in")
+    new = s._clone()
+    events: list[Event] = []
+    new._folded[player] = True
+    events.append(Acted(player, ActionKind.FOLD, new._bets[player], 0, False))
+    _after_action(new, player, events)
+    return new, events
+
+
 # -- legal actions ----------------------------------------------------------------------
 
 
@@ -470,6 +486,7 @@ def legal_actions(s: HandState) -> LegalActions | None:
     lo, hi = _raise_bounds(s, p)
     if s._stud == _stud.BRING_IN_DUE:
         return _stud.legal_bring_in(s, p, lo, hi)
+    call_above, round_up_from = _under_raise_bounds(s, lo, hi)
     return LegalActions(
         p,
         can_fold=to_call > 0,
@@ -480,7 +497,20 @@ def legal_actions(s: HandState) -> LegalActions | None:
         min_raise=lo,
         max_raise=hi,
         can_offer_split=s.game.variant.split_option and _split.can_offer(s),
+        call_above=call_above,
+        round_up_from=round_up_from,
     )
+
+
+def _under_raise_bounds(s: HandState, lo: int, hi: int) -> tuple[int, int]:
+    """R-BET-9 for :class:`LegalActions`: where an amount below the minimum raise counts as
+    a call and where it is raised to the minimum (the same arithmetic as ``_bet_action``);
+    ``(0, 0)`` when strict or when there is no such amount."""
+    current = s.current_bet
+    if s.game.rules.under_raise != "tda_half_raise" or hi == 0 or lo <= current + 1:
+        return 0, 0
+    increment = max(lo - current, s.raise_inc)
+    return current, current + (increment + 1) // 2
 
 
 # -- transitions ------------------------------------------------------------------------
@@ -724,10 +754,11 @@ def _start_showdown(s: HandState, events: list[Event]) -> None:
     s.phase = Phase.SHOWDOWN
     n = s.n
     live = [p for p in range(n) if not s._folded[p]]
-    if s._last_aggressor >= 0 and not s._folded[s._last_aggressor]:
-        start = s._last_aggressor
-    else:
-        start = s._opener
+    # A bet on the last round: the last aggressor shows first. Checked through: the first
+    # player still in the hand to the left of the dealer (the button; the nominal dealer
+    # position in stud and Soko) shows first, in every game, not the best board (R-POT-4).
+    aggressor = s._last_aggressor
+    start = aggressor if aggressor >= 0 and not s._folded[aggressor] else 0
     order = sorted(live, key=lambda p: (p - start) % n)
     s._show_queue = order
     everyone = s.game.rules.showdown == "all" or any(s._stacks[p] == 0 for p in live)

@@ -191,7 +191,11 @@ def engine_game(hh: HandHistory) -> Game:
     short = hh.metadata.get(SHORT_BLIND_FIELD, "posted")
     if short not in ("posted", "full"):
         raise ConfigurationError(f"{SHORT_BLIND_FIELD} must be 'posted' or 'full', not {short!r}")
-    return Game(variant, structure, stakes, profile("room", short_blind=short))
+    # A PHH action is the exact amount played (PokerKit is strict): an amount below the
+    # minimum raise is a faulty file, not an under-raise to interpret (R-BET-9 is the live
+    # table's; croupier's own exports record what the table counted).
+    rules = profile("room", short_blind=short, under_raise="strict")
+    return Game(variant, structure, stakes, rules)
 
 
 @dataclass(frozen=True, slots=True)

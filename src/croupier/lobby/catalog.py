@@ -22,11 +22,11 @@ croupier.lobby.catalog.LobbyError: unknown game 'chess'; ...
 from __future__ import annotations
 
 import secrets
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Literal
 
 from croupier.engine.errors import CodedError, EngineError
-from croupier.engine.game import Game
+from croupier.engine.game import Game, Structure, find_game
 from croupier.engine.rules import profile
 from croupier.table.config import TableConfig
 from croupier.table.results import TableError
@@ -38,6 +38,7 @@ __all__ = [
     "TableSpec",
     "TableSummary",
     "invitation_code",
+    "parse_spread",
     "private_spec",
 ]
 
@@ -52,8 +53,8 @@ class LobbyError(CodedError):
 
 @dataclass(frozen=True, slots=True)
 class TableSpec:
-    """One table of the lobby. ``buy_in_min``/``buy_in_max`` 0: 40 and 200 big blinds
-    (limit tables keep a maximum too)."""
+    """One table of the lobby. ``buy_in_min``/``buy_in_max`` 0: 40 and 200 big blinds;
+    Fixed-Limit and Spread-Limit tables have no maximum (R-SEAT-1)."""
 
     table_id: str
     name: str
@@ -67,6 +68,9 @@ class TableSpec:
     kind: Kind = "cash"
     code: str | None = None
     host: int | None = None
+    spread: tuple[int, ...] = ()
+    """Spread-Limit maxima per street (R-BET-5), from :func:`parse_spread`; ``()``: the
+    small bet on the first two streets, the big bet after."""
 
     @property
     def private(self) -> bool:
@@ -74,9 +78,20 @@ class TableSpec:
 
     def game_of(self) -> Game:
         try:
-            return Game.of_stakes(self.game, *self.blinds, rules=profile(self.profile))
+            game = Game.of_stakes(self.game, *self.blinds, rules=profile(self.profile))
+            if self.spread:
+                if game.structure is not Structure.SPREAD_LIMIT:
+                    raise LobbyError("bad_spread", "per-round maxima are for Spread-Limit games")
+                game = replace(game, stakes=replace(game.stakes, spread=self.spread))
         except EngineError as exc:
             raise LobbyError("bad_game", str(exc)) from None
+        if game.stakes.ante and game.stakes.bring_in < 2 * game.stakes.ante:
+            raise LobbyError(
+                "bad_stakes",
+                "stud tables bring in about twice the ante (R-POS-5): "
+                "the small stake (the bring-in) must be at least 2",
+            )
+        return game
 
     def config(
         self,
@@ -88,12 +103,18 @@ class TableSpec:
         """The live table's configuration (R-SEAT-1 buy-in range)."""
         game = self.game_of()
         bb = max(game.stakes.big_blind, game.min_bet)
+        # R-SEAT-1: Fixed-Limit and Spread-Limit tables have a minimum and no maximum.
+        limit = game.structure in (Structure.FIXED_LIMIT, Structure.SPREAD_LIMIT)
+        if limit and self.buy_in_max:
+            raise LobbyError(
+                "bad_buy_in", "Fixed-Limit and Spread-Limit tables have no maximum buy-in"
+            )
         try:
             return TableConfig(
                 game,
                 seats=self.seats,
                 buy_in_min=self.buy_in_min or 40 * bb,
-                buy_in_max=self.buy_in_max or 200 * bb,
+                buy_in_max=0 if limit else self.buy_in_max or 200 * bb,
                 bots_allowed=self.bots > 0,
                 between_hands_seconds=between_hands_seconds,
                 bot_delay_seconds=bot_delay_seconds,
@@ -123,6 +144,10 @@ class TableSummary:
     buy_in_min: int
     buy_in_max: int
     spectators: bool
+    spread: str = ""
+    """Spread-Limit tables: the per-round maxima, ``1-1-2-3`` (R-BET-5); else empty."""
+    ante: int = 0
+    """Stud tables: the ante (the bring-in is the small stake, about twice it: R-POS-5)."""
 
 
 DEFAULT_TABLES: tuple[TableSpec, ...] = (
@@ -143,6 +168,39 @@ def invitation_code(length: int = 8) -> str:
     return "".join(secrets.choice(CODE_ALPHABET) for _ in range(length))
 
 
+def parse_spread(text: str, streets: int = 4) -> tuple[int, ...]:
+    """Spread-Limit maxima as the host types them (R-BET-5): ``1-2-3`` is 1 on the first
+    two rounds, then 2, then 3 (one number fewer than rounds: the first covers two); one
+    number per round is taken as is. Empty: ``()`` (the default maxima).
+
+    >>> parse_spread("1-2-3"), parse_spread(" 2-2-4-6 "), parse_spread("")
+    ((1, 1, 2, 3), (2, 2, 4, 6), ())
+    >>> parse_spread("1-x-3")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    croupier.lobby.catalog.LobbyError: spread limits are whole numbers ...
+    """
+    text = text.strip()
+    if not text:
+        return ()
+    parts = [p.strip() for p in text.replace("/", "-").split("-")]
+    if not all(p.isdigit() and len(p) <= 9 for p in parts):
+        raise LobbyError(
+            "bad_spread", f"spread limits are whole numbers separated by '-', like 1-2-3: {text!r}"
+        )
+    values = tuple(int(p) for p in parts)
+    if any(v <= 0 for v in values):
+        raise LobbyError("bad_spread", "each spread-limit maximum must be positive")
+    if len(values) == streets - 1:
+        values = (values[0], *values)
+    if len(values) != streets:
+        raise LobbyError(
+            "bad_spread",
+            f"give {streets - 1} maxima (the first for the first two rounds) or {streets}",
+        )
+    return values
+
+
 def private_spec(
     table_id: str,
     *,
@@ -155,6 +213,7 @@ def private_spec(
     buy_in_max: int = 0,
     code: str,
     host: int | None = None,
+    spread: str = "",
 ) -> TableSpec:
     """A private table (R-LOBBY-2): the host's variant, mode, blinds, bots and buy-ins.
 
@@ -164,6 +223,11 @@ def private_spec(
         raise LobbyError("bad_blinds", "blinds must be positive with small <= big")
     if profile == "arcade" and sb * 2 != bb:
         raise LobbyError("bad_blinds", "arcade tables post a small blind of half the big blind")
+    try:
+        variant, _ = find_game(game)
+    except EngineError as exc:
+        raise LobbyError("bad_game", str(exc)) from None
+    maxima = parse_spread(spread, len(variant.streets))
     spec = TableSpec(
         table_id,
         f"Private {game.upper()} {sb}/{bb}",
@@ -177,6 +241,7 @@ def private_spec(
         kind="private",
         code=code,
         host=host,
+        spread=maxima,
     )
     spec.config()
     return spec

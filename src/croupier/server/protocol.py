@@ -265,6 +265,8 @@ class CreatePrivate(_Msg):
     bots: bool = False
     buy_in_min: Amount = 0
     buy_in_max: Amount = 0
+    spread: Annotated[str, StringConstraints(max_length=40)] = ""
+    """Spread-Limit games: the per-round maxima, ``1-2-3`` (R-BET-5)."""
 
 
 class JoinPrivate(_Msg):

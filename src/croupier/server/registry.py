@@ -74,7 +74,11 @@ class LiveTable:
             variant=game.variant.name,
             structure=game.structure.value,
             profile=game.rules.name,
-            stakes=f"{game.stakes.small_blind}/{game.stakes.big_blind}",
+            stakes=(
+                f"{game.stakes.bring_in}/{game.small_bet}"
+                if game.stakes.ante and not game.stakes.big_blind
+                else f"{game.stakes.small_blind}/{game.stakes.big_blind}"
+            ),
             seats=t.config.seats,
             players=len(seated),
             bots=sum(1 for s in seated if s.is_bot),
@@ -82,6 +86,8 @@ class LiveTable:
             buy_in_min=t.config.min_buy_in,
             buy_in_max=t.config.buy_in_max,
             spectators=game.rules.spectators,
+            spread="-".join(map(str, game.stakes.spread)),
+            ante=game.stakes.ante,
         )
 
 

@@ -503,6 +503,10 @@ class WsSession:
         if self.account is None:
             self._ack(msg.id, None, False, "login_required", "log in to host a table")
             return
+        why = self._arcade_level_refusal() if msg.profile == "arcade" else None
+        if why is not None:
+            self._ack(msg.id, None, False, why[0], why[1])
+            return
         code = invitation_code()
         table_id = f"private-{code.lower()}"
         caps = self.sv.private_caps
@@ -518,6 +522,7 @@ class WsSession:
                 buy_in_max=msg.buy_in_max,
                 code=code,
                 host=self.account.id,
+                spread=msg.spread,
             )
         except LobbyError as exc:
             self._ack(msg.id, None, False, exc.code, str(exc))
@@ -632,11 +637,19 @@ class WsSession:
         spec = live.spec
         if spec.private and code != spec.code and self.account.id != spec.host:
             return ("bad_code", "this private table needs its invitation code")
-        if spec.kind == "arcade":
-            account = self.sv.accounts.account(self.account.id) or self.account
-            if account.level < self.sv.settings.arcade_min_level:
-                return (
-                    "level_too_low",
-                    f"arcade tables need level {self.sv.settings.arcade_min_level}",
-                )
+        if spec.profile == "arcade" or live.actor.table.config.rules.name == "arcade":
+            return self._arcade_level_refusal()
+        return None
+
+    def _arcade_level_refusal(self) -> tuple[str, str] | None:
+        """Level 6 or more for every table with arcade rules, private ones included, to sit
+        or to create one (R-SEAT-2; ``settings.arcade_min_level``)."""
+        assert self.account is not None
+        account = self.sv.accounts.account(self.account.id) or self.account
+        need = self.sv.settings.arcade_min_level
+        if account.level < need:
+            return (
+                "level_too_low",
+                f"arcade tables need level {need} (you are level {account.level})",
+            )
         return None

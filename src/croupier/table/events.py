@@ -37,6 +37,7 @@ __all__ = [
     "Notice",
     "PlayerLeft",
     "PlayerSeated",
+    "PowerOffer",
     "Protected",
     "Reconnected",
     "ReloadOffered",
@@ -166,6 +167,22 @@ class NaikoStatus:
     anchored: tuple[int, ...]
     turn_used: int
     window: tuple[int, int] | None
+    costs: tuple[int, ...] = ()
+    """The Destellos each carrousel power costs, in carrousel order (R-NAIKO-5..8)."""
+
+
+@dataclass(frozen=True, slots=True)
+class PowerOffer:
+    """Naiko mode: one power of the carrousel for the player to act, as the server
+    decides it (R-NAIKO-4..8): usable now or not (``reason``, a refusal code), its cost in
+    Destellos and, for Ancre Courte, the seats it may target. Sent with the turn like
+    the legal actions; the client shows exactly that."""
+
+    power: str
+    cost: int
+    usable: bool
+    reason: str = ""
+    target_seats: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -208,6 +225,8 @@ class Turn(Notice):
     deadline: float
     view: TableView | None
     naiko: NaikoStatus | None = None
+    powers: tuple[PowerOffer, ...] | None = None
+    """Naiko mode: the actor's :class:`PowerOffer` list (removed for everyone else)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -279,8 +298,12 @@ def for_audience(event: TableEvent, player_id: str | None) -> TableEvent:
         pos = event.players.index(player_id) if player_id in event.players else None
         red = redact(data, pos)
         return event if red is data else replace(event, data=red)
-    if isinstance(data, Turn) and data.view is not None and data.player_id != player_id:
-        return replace(event, data=replace(data, view=None))
+    if (
+        isinstance(data, Turn)
+        and data.player_id != player_id
+        and (data.view is not None or data.powers is not None)
+    ):
+        return replace(event, data=replace(data, view=None, powers=None))
     return event
 
 
@@ -315,3 +338,7 @@ class TableSnapshot:
     naiko: NaikoStatus | None = None
     window_closes_at: float | None = None
     """Naiko mode: when the open Ancre response window closes (the clock is paused)."""
+    powers: tuple[PowerOffer, ...] | None = None
+    """Naiko mode: the audience's power offers when it is their turn (as in ``turn``)."""
+    peeks: tuple[Card | None, ...] = ()
+    """Naiko mode: the audience's own Coup d'Œil cards for the current street."""

@@ -38,11 +38,14 @@ from croupier.engine.errors import InvalidCardError
 from croupier.engine.events import Event
 from croupier.engine.naiko import (
     CARROUSELS,
+    COSTS,
     RESPONSE_WINDOW_SECONDS,
     NaikoHand,
     Power,
     PowerError,
     act,
+    peek_of,
+    power_options,
     respond,
     start_naiko_hand,
     use_power,
@@ -50,7 +53,7 @@ from croupier.engine.naiko import (
 from croupier.engine.state import HandState
 from croupier.table.clock import TimerHandle
 from croupier.table.commands import AncreExpired, RespondAncre, UsePower
-from croupier.table.events import AncreWindowOpened, CarrouselShown, NaikoStatus
+from croupier.table.events import AncreWindowOpened, CarrouselShown, NaikoStatus, PowerOffer
 from croupier.table.results import TableError
 
 if TYPE_CHECKING:
@@ -93,6 +96,7 @@ def naiko_status(nh: NaikoHand) -> NaikoStatus:
         anchored=tuple(sorted(nh.anchored)),
         turn_used=nh.turn_used,
         window=None if window is None else (window.caster, window.target),
+        costs=tuple(COSTS[p] for p in nh.carrousel),
     )
 
 
@@ -116,6 +120,34 @@ class NaikoDesk:
 
     def status(self) -> NaikoStatus | None:
         return None if self.hand is None else naiko_status(self.hand)
+
+    def offers(self, pos: int) -> tuple[PowerOffer, ...] | None:
+        """What the player at engine position ``pos`` may do with each power now, Ancre
+        targets as seats (the engine's :func:`~croupier.engine.naiko.power_options`)."""
+        plan = self.table.plan
+        if self.hand is None or plan is None:
+            return None
+        return tuple(
+            PowerOffer(
+                o.power.value,
+                o.cost,
+                o.usable,
+                o.reason,
+                tuple(plan.seats[target] for target in o.targets),
+            )
+            for o in power_options(self.hand, pos)
+        )
+
+    def own_offers(self, pos: int | None) -> tuple[PowerOffer, ...] | None:
+        """A snapshot's offers: ``pos``'s, when it is their turn (else None)."""
+        t = self.table
+        if pos is None or t.hand is None or t.hand.actor != pos or self.window_open:
+            return None
+        return self.offers(pos)
+
+    def peeks(self, pos: int | None) -> tuple[Card | None, ...]:
+        """The Coup d'Œil cards of ``pos`` on the current street (a resync shows them)."""
+        return () if self.hand is None or pos is None else peek_of(self.hand, pos)
 
     def draw_carrousel(self) -> int:
         """A carrousel index drawn uniformly with the table's injected rng (R-NAIKO-2)."""

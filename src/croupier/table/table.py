@@ -32,6 +32,7 @@ from croupier.engine.state import (
     HandState,
     Phase,
     apply,
+    fold_out,
     protect,
     show_uncontested,
     start_hand,
@@ -433,6 +434,7 @@ class Table:
         hand_view = None
         actor_seat = None
         hand_seats: tuple[int, ...] = ()
+        pos: int | None = None
         if self.hand is not None and self.plan is not None and self.hand_record is not None:
             players = self.hand_record.players
             pos = players.index(player_id) if player_id in players else None
@@ -453,6 +455,8 @@ class Table:
             self.deadline,
             None if self.naiko is None else self.naiko.status(),
             None if self.naiko is None else self.naiko.closes_at,
+            powers=None if self.naiko is None else self.naiko.own_offers(pos),
+            peeks=() if self.naiko is None else self.naiko.peeks(pos),
         )
 
     # -- the hand loop --------------------------------------------------------------------
@@ -669,7 +673,14 @@ class Table:
         if not seat.connected:
             policy = seatcmds.policy(self, seat.player_id)
             if policy in ("fold", "all_in_protection"):
-                self._auto(pos, f"disconnected ({policy})", protect_ok=policy != "fold")
+                # arcade's `fold` folds even when a check is free (R-TIME-2)
+                arcade_fold = self.config.rules.disconnection == "fold"
+                self._auto(
+                    pos,
+                    f"disconnected ({policy})",
+                    protect_ok=policy != "fold",
+                    fold_free=arcade_fold,
+                )
                 return
         self._start_clock(pos, seat)
 
@@ -704,6 +715,7 @@ class Table:
                 self.deadline,
                 view(state, pos),
                 None if self.naiko is None else self.naiko.status(),
+                None if self.naiko is None else self.naiko.offers(pos),
             )
         )
 
@@ -732,9 +744,10 @@ class Table:
             self._set(replace(seat, time_bank=0.0))
         self._auto(pos, "timeout", protect_ok=False)
 
-    def _auto(self, pos: int, reason: str, *, protect_ok: bool) -> None:
+    def _auto(self, pos: int, reason: str, *, protect_ok: bool, fold_free: bool = False) -> None:
         """Decide for ``pos`` (see :mod:`croupier.table.policies`): all-in protection for a
-        disconnected player with chips in (R-TIME-2), else the automatic action."""
+        disconnected player with chips in (R-TIME-2), else the automatic action;
+        ``fold_free``: fold even where the automatic action would check (arcade)."""
         state = self.hand
         assert state is not None and self.plan is not None
         seat = self.seats[self.plan.seats[pos]]
@@ -748,6 +761,10 @@ class Table:
                 self._engine(lambda: protect(state, pos))
                 return
         base, action = automatic_action(state, pos, timeout=reason == "timeout")
+        if fold_free and action.kind is A.ActionKind.CHECK and state.phase is Phase.BETTING:
+            self._publish(TimedOut(seat.seat, "fold", reason))
+            self._engine(lambda: fold_out(state, pos))
+            return
         kind = "stand_pat" if action.kind is A.ActionKind.DRAW else action.kind.value
         self._publish(TimedOut(seat.seat, kind, reason))
         self._engine(lambda: self._apply(base, action))

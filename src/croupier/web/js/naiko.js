@@ -1,6 +1,8 @@
 // Naiko mode (SPEC §9, engine/naiko.py): the Carrousel with each power's cost and whether
 // you may use it now, the Destellos counter, the target picker for Ancre Courte, the Sceau
-// Protecteur prompt with its 8 s countdown, and the private Coup d'Œil peek.
+// Protecteur prompt with its 8 s countdown, and the private Coup d'Œil peek. What may be
+// used, on whom and for how much comes from the server (the turn's `powers` offers and the
+// status's `costs`, R-NAIKO-4..8); the panel only shows it.
 //
 // The panel sends {type: "use_power", power, target_seat?, card?, version} and
 // {type: "respond_ancre", block} (docs/protocol.md, "Naiko mode"), which the server hands to
@@ -9,15 +11,26 @@
 import { cardSvg } from "./cards.js";
 import { $, clear, el, setRaw } from "./dom.js";
 import { t } from "./i18n.js";
-import { mySeat, myPosition } from "./tablestate.js";
+import { myPosition } from "./tablestate.js";
 
-export const POWERS = [
-  { id: "coup_d_oeil", cost: 1 },
-  { id: "echange_de_manche", cost: 2 },
-  { id: "ancre_courte", cost: 2 },
-  { id: "sceau_protecteur", cost: 1 },
-];
+export const POWERS = ["coup_d_oeil", "echange_de_manche", "ancre_courte", "sceau_protecteur"];
 const WINDOW_SECONDS = 8;
+
+// The server's refusal codes (engine/naiko.py power_options) to the reason shown.
+const REASONS = {
+  not_in_carrousel: "naiko.why.not_offered",
+  already_used: "naiko.why.used",
+  not_enough_destellos: "naiko.why.cost",
+  not_turn: "naiko.why.not_turn",
+  one_per_turn: "naiko.why.one_per_turn",
+  table_quota: "naiko.why.quota",
+  river: "naiko.why.river",
+  preflop: "naiko.why.preflop",
+  no_ancre: "naiko.why.no_ancre",
+  not_in_hand: "naiko.why.not_in_hand",
+  invalid_target: "naiko.why.no_target",
+  response_pending: "naiko.why.window",
+};
 
 export class NaikoPanel {
   constructor(view) {
@@ -32,25 +45,30 @@ export class NaikoPanel {
     return this.view.state;
   }
 
-  /** Why `me` may not use `power` now (a translation key), or null when it is allowed. */
+  /** The server's offer for `power` this turn (R-NAIKO-4..8), or null when none was sent. */
+  offer(power) {
+    const s = this.state;
+    if (!s.legal || !s.naiko.powers) return null;
+    return s.naiko.powers.find((o) => o.power === power) || null;
+  }
+
+  /**
+   * Why `me` may not use `power` now (a translation key), or null when it is allowed. The
+   * server decides (the offers sent with each turn, the Ancre window it opens only when
+   * the target can block); nothing about costs, targets or timing is worked out here.
+   */
   why(power) {
     const s = this.state;
-    const me = this.view.me;
-    const pos = myPosition(s, me);
-    const n = s.naiko;
+    const pos = myPosition(s, this.view.me);
     if (!s.hand || pos < 0) return "naiko.why.not_in_hand";
-    if (n.carrousel && !n.carrousel.includes(power.id)) return "naiko.why.not_offered";
-    if (n.used.some((u) => u.player === pos && u.power === power.id)) return "naiko.why.used";
-    if (n.destellos < power.cost) return "naiko.why.cost";
-    if (power.id === "sceau_protecteur") {
-      return n.window && n.window.target === pos ? null : "naiko.why.no_ancre";
+    if (s.naiko.carrousel && !s.naiko.carrousel.includes(power)) return "naiko.why.not_offered";
+    if (power === "sceau_protecteur") {
+      const w = s.naiko.window;
+      return w && w.target === pos ? null : "naiko.why.no_ancre";
     }
-    if (s.actorSeat !== mySeat(s, me) || !s.legal) return "naiko.why.not_turn";
-    if (n.turnUsed === pos) return "naiko.why.one_per_turn";
-    if (n.activations >= 3) return "naiko.why.quota";
-    if (power.id === "coup_d_oeil" && s.hand.board.length >= 5) return "naiko.why.river";
-    if (power.id === "echange_de_manche" && s.hand.street > 0) return "naiko.why.preflop";
-    return null;
+    const o = this.offer(power);
+    if (!o) return s.naiko.window ? "naiko.why.window" : "naiko.why.not_turn";
+    return o.usable ? null : REASONS[o.reason] || "naiko.why.not_now";
   }
 
   render() {
@@ -62,26 +80,18 @@ export class NaikoPanel {
     const list = clear($("#carrousel"));
     for (const p of POWERS) {
       const why = this.why(p);
-      const tipId = `tip-${p.id}`;
+      const tipId = `tip-${p}`;
+      const cost = s.naiko.costs[p];
       list.append(el("div", { class: "power" },
-        el("button", { type: "button", class: "power-btn", disabled: why !== null || p.id === "sceau_protecteur",
-          "aria-describedby": tipId, dataset: { power: p.id }, onclick: () => this.use(p) },
-        el("span", { t: `naiko.power.${p.id}` }), " ",
-        el("span", { class: "cost", t: "naiko.cost", params: { n: p.cost } })),
-        el("span", { id: tipId, role: "tooltip", class: "tip", t: `naiko.tip.${p.id}` }),
+        el("button", { type: "button", class: "power-btn", disabled: why !== null || p === "sceau_protecteur",
+          "aria-describedby": tipId, dataset: { power: p }, onclick: () => this.use(p) },
+        el("span", { t: `naiko.power.${p}` }), " ",
+        cost !== undefined ? el("span", { class: "cost", t: "naiko.cost", params: { n: cost } }) : ""),
+        el("span", { id: tipId, role: "tooltip", class: "tip", t: `naiko.tip.${p}` }),
         why ? el("span", { class: "muted small", t: why }) : el("span", { class: "ok small", t: "naiko.why.ok" })));
     }
+    this.renderTargets();
     const pos = myPosition(s, this.view.me);
-    const targets = $("#naiko-target-select");
-    clear(targets);
-    if (s.hand) {
-      s.hand.players.forEach((p, i) => {
-        if (i === pos || p.folded || p.all_in) return;
-        const seat = s.seats[s.handSeats[i]];
-        targets.append(el("option", { value: String(s.handSeats[i]), raw: seat ? seat.name : `#${i + 1}` }));
-      });
-    }
-    $("#naiko-target").hidden = this.why(POWERS[2]) !== null;
     const w = s.naiko.window;
     const sceau = $("#sceau");
     sceau.hidden = !(w && w.target === pos);
@@ -92,12 +102,27 @@ export class NaikoPanel {
     const exch = $("#naiko-card");
     clear(exch);
     if (s.hand && pos >= 0) for (const c of s.hand.players[pos].cards) if (c) exch.append(el("option", { value: c, raw: c }));
-    $("#naiko-card-row").hidden = this.why(POWERS[1]) !== null;
-    $("#sceau-block").disabled = this.why(POWERS[3]) !== null || this.view.busy;
+    $("#naiko-card-row").hidden = this.why("echange_de_manche") !== null;
+    $("#sceau-block").disabled = this.why("sceau_protecteur") !== null || this.view.busy;
     const peek = $("#peek");
     peek.hidden = !s.naiko.peeks.length;
     const pc = clear($("#peek-cards"));
     for (const c of s.naiko.peeks) pc.append(cardSvg(c, { small: true }));
+  }
+
+  /** The Ancre's target picker: exactly the seats the server offers. */
+  renderTargets() {
+    const s = this.state;
+    const targets = $("#naiko-target-select");
+    const keep = targets.value;
+    clear(targets);
+    const o = this.offer("ancre_courte");
+    for (const seat of o && o.usable ? o.target_seats : []) {
+      const info = s.seats[seat];
+      targets.append(el("option", { value: String(seat), raw: info ? info.name : `#${seat + 1}` }));
+    }
+    if ([...targets.options].some((x) => x.value === keep)) targets.value = keep;
+    $("#naiko-target").hidden = this.why("ancre_courte") !== null;
   }
 
   tick() {
@@ -111,9 +136,9 @@ export class NaikoPanel {
   }
 
   use(power) {
-    const msg = { type: "use_power", power: power.id, version: this.state.version };
-    if (power.id === "ancre_courte") msg.target_seat = Number($("#naiko-target-select").value);
-    if (power.id === "echange_de_manche") msg.card = $("#naiko-card").value;
+    const msg = { type: "use_power", power, version: this.state.version };
+    if (power === "ancre_courte") msg.target_seat = Number($("#naiko-target-select").value);
+    if (power === "echange_de_manche") msg.card = $("#naiko-card").value;
     this.view.command(msg, { bar: true });
   }
 

@@ -29,7 +29,8 @@ export function emptyState(tableId) {
     // private peeks, the open Ancre window (positions, and its closing time on the table
     // clock) and the hand's carrousel (null: not announced); who used a power this turn
     // (-1: nobody) and this betting round's normal activations (the table allows 3).
-    naiko: { destellos: 0, used: [], peeks: [], window: null, carrousel: null, turnUsed: -1, activations: 0 },
+    naiko: { destellos: 0, used: [], peeks: [], window: null, carrousel: null, turnUsed: -1, activations: 0,
+      costs: {}, powers: null },
     voided: null,
   };
 }
@@ -107,6 +108,9 @@ export function fromSnapshot(msg, me) {
   if (s.legal) s.turnVersion = s.version;
   // Naiko: the public status (an Ancre window open at a resync can still be answered).
   if (snap.naiko) naikoStatus(s, snap.naiko, me, snap.window_closes_at ?? null);
+  // Naiko: what the server says we may use now, and our own Coup d'Œil of the street.
+  s.naiko.powers = snap.powers || null;
+  if (snap.peeks) s.naiko.peeks = snap.peeks.filter(Boolean);
   return s;
 }
 
@@ -119,6 +123,8 @@ function naikoStatus(s, n, me, closesAt) {
   s.naiko.turnUsed = n.turn_used;
   s.naiko.activations = n.activations;
   s.naiko.window = n.window ? { caster: n.window[0], target: n.window[1], closesAt } : null;
+  s.naiko.costs = {};
+  (n.costs || []).forEach((cost, i) => { s.naiko.costs[n.carrousel[i]] = cost; });
 }
 
 function settleSeatStacks(s, pairs) {
@@ -185,6 +191,7 @@ export function applyEvent(prev, msg, me) {
       s.naiko.carrousel = null;
       s.naiko.turnUsed = -1;
       s.naiko.activations = 0;
+      s.naiko.powers = null;
       pushLog(s, "log.hand_began", { n: e.hand_no });
       break;
     case "hand_started":
@@ -377,8 +384,10 @@ export function applyEvent(prev, msg, me) {
         };
         s.legal = e.view.legal;
         s.turnVersion = msg.version;
+        s.naiko.powers = e.powers || null; // the server's offers for this turn (Naiko)
       } else {
         s.legal = null;
+        s.naiko.powers = null;
       }
       break;
     case "time_bank_used":
@@ -395,6 +404,7 @@ export function applyEvent(prev, msg, me) {
     // Naiko mode (engine/naiko.py): public power use, private peek, end of an Ancre window.
     case "power_used":
       s.naiko.used.push({ player: e.player, power: e.power });
+      s.naiko.powers = null; // until the server sends the turn again with fresh offers
       if (e.power !== "sceau_protecteur") {
         s.naiko.turnUsed = e.player;
         s.naiko.activations += 1;

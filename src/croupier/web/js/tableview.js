@@ -8,6 +8,7 @@ import { t } from "./i18n.js";
 import { NaikoPanel } from "./naiko.js";
 import { applyEvent, emptyState, fromSnapshot, mySeat, myPosition, sidePots } from "./tablestate.js";
 import { TableClock } from "./clock.js";
+import { countsAs, lowestAmount } from "./underraise.js";
 
 const CLOCK = { room: 30, naiko: 20, arcade: 15 };
 const CANNED = ["gl", "gg", "nh", "ty", "wp", "hurry", "oops"];
@@ -173,11 +174,11 @@ export class TableView {
     const lg = this.state && this.state.legal;
     if (!lg || !lg.can_raise) return;
     const v = Number($("#amount").value);
-    if (!Number.isInteger(v) || v < lg.min_raise || v > lg.max_raise) {
-      this.ctx.toast("error.amount_range", { min: lg.min_raise, max: lg.max_raise });
+    if (countsAs(lg, v).kind === "invalid") {
+      this.ctx.toast("error.amount_range", { min: lowestAmount(lg), max: lg.max_raise });
       return;
     }
-    this.act("raise", v);
+    this.act("raise", v); // the server counts an under-raise as a call or the minimum (R-BET-9)
   }
 
   draw() {
@@ -615,12 +616,12 @@ export class TableView {
       const range = $("#amount-range");
       const num = $("#amount");
       for (const x of [range, num]) {
-        x.min = String(lg.min_raise);
+        x.min = String(x === num ? lowestAmount(lg) : lg.min_raise);
         x.max = String(lg.max_raise);
         x.disabled = this.busy;
       }
       let v = Number(num.value);
-      if (!Number.isInteger(v) || v < lg.min_raise || v > lg.max_raise || num.dataset.turn !== String(s.turnVersion)) {
+      if (countsAs(lg, v).kind === "invalid" || num.dataset.turn !== String(s.turnVersion)) {
         v = lg.min_raise;
         num.value = String(v);
         num.dataset.turn = String(s.turnVersion);
@@ -629,13 +630,16 @@ export class TableView {
       const h = s.hand;
       const facing = h && h.players.some((p) => p.bet > 0);
       setT($("#a-raise-label"), facing ? "bar.raise_n" : "bar.bet_n", { amount: fmt(v) });
+      this.renderAmountHint(lg, v);
       num.oninput = () => {
         range.value = num.value;
         setT($("#a-raise-label"), facing ? "bar.raise_n" : "bar.bet_n", { amount: num.value });
+        this.renderAmountHint(lg, Number(num.value));
       };
       range.oninput = () => {
         num.value = range.value;
         setT($("#a-raise-label"), facing ? "bar.raise_n" : "bar.bet_n", { amount: range.value });
+        this.renderAmountHint(lg, Number(range.value));
       };
       for (const b of document.querySelectorAll("[data-preset]")) {
         const pv = this.presetAmount(b.dataset.preset);
@@ -643,6 +647,16 @@ export class TableView {
         b.hidden = b.dataset.preset !== "min" && b.dataset.preset !== "max" && (pv <= lg.min_raise || pv >= lg.max_raise);
       }
     }
+  }
+
+  /** Under the amount box, what the amount will count as before it is sent (R-BET-9). */
+  renderAmountHint(lg, v) {
+    const hint = $("#amount-hint");
+    if (!hint) return;
+    const what = countsAs(lg, v);
+    hint.hidden = what.kind !== "call" && what.kind !== "round_up";
+    if (what.kind === "call") setT(hint, lg.can_call ? "rules.counts_as_call" : "rules.counts_as_check");
+    else if (what.kind === "round_up") setT(hint, "rules.raised_to", { amount: fmt(what.to) });
   }
 
   renderChatTools() {
