@@ -28,6 +28,8 @@ echo "== mypy (strict, every package)"
 mypy src/croupier
 echo "== import contracts"
 lint-imports
+echo "== rules coverage (every SPEC rule named by a test)"
+python scripts/rules_coverage.py --check
 
 if [ -f scripts/postgres.sh ] && [ -z "${CROUPIER_TEST_POSTGRES_URL:-}" ]; then
   echo "== PostgreSQL"

@@ -168,6 +168,9 @@ def test_sit_out_and_sit_in() -> None:
         h = await Harness.create()
         for p in ("ann", "bob", "cid"):
             await h.sit(p)
+        # ann waits for the big blind (new player): sitting in means posting now, once
+        assert (await h.send(SitIn(h.cid(), "ann", post_blinds=False))).code == "not_sitting_out"
+        assert (await h.send(SitIn(h.cid(), "ann"))).accepted
         assert (await h.send(SitIn(h.cid(), "ann"))).code == "not_sitting_out"
         assert (await h.send(SitOut(h.cid(), "cid"))).accepted
         assert (await h.send(SitOut(h.cid(), "cid"))).code == "already_sitting_out"

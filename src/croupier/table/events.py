@@ -80,6 +80,9 @@ class PlayerSeated(Notice):
     name: str
     is_bot: bool
     stack: int
+    waiting_bb: bool = False
+    """R-SEAT-3: a new player waits for the big blind (``post_now``: posts one at once)."""
+    post_now: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,6 +114,8 @@ class SatOut(Notice):
 class SatIn(Notice):
     type: ClassVar[str] = "sat_in"
     seat: int
+    post_now: bool = False
+    """R-SEAT-3: owed blinds are posted at the next hand (else: waits for the big blind)."""
 
 
 @dataclass(frozen=True, slots=True)

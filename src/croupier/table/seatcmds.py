@@ -94,7 +94,17 @@ def sit_down(t: Table, cmd: SitDown) -> int:
     )
     t._set(seat)
     t._journal_seats("sit_down", buy_in=ref)
-    t._publish(PlayerSeated(number, seat.player_id, seat.name, seat.is_bot, seat.stack))
+    t._publish(
+        PlayerSeated(
+            number,
+            seat.player_id,
+            seat.name,
+            seat.is_bot,
+            seat.stack,
+            waiting_bb=seat.waiting_bb,
+            post_now=seat.post_now,
+        )
+    )
     t._schedule_hand()
     return number
 
@@ -110,13 +120,20 @@ def sit_out(t: Table, cmd: SitOut) -> None:
 
 def sit_in(t: Table, cmd: SitIn) -> None:
     seat = t.seat_of(cmd.player_id)
+    if not seat.sitting_out and seat.owes and cmd.post_blinds is True and not seat.post_now:
+        # R-SEAT-3: a player waiting for the big blind chooses to post now instead
+        t._set(replace(seat, post_now=True))
+        t._journal_seats("post_now")
+        t._publish(SeatChanged(t.seats[seat.seat], "post_now"))
+        t._schedule_hand()
+        return
     if not seat.sitting_out:
         raise TableError("not_sitting_out", "not sitting out")
     if seat.stack <= 0:
         raise TableError("no_chips", "reload before sitting in (R-SEAT-1)")
     t._set(replace(seat, sitting_out=False, post_now=cmd.post_blinds))
     t._journal_seats("sit_in")
-    t._publish(SatIn(seat.seat))
+    t._publish(SatIn(seat.seat, post_now=seat.owes and cmd.post_blinds))
     t._schedule_hand()
 
 
@@ -224,3 +241,15 @@ def protections_used(t: Table, player_id: str) -> int:
     """The all-in protections ``player_id`` used in the last 24 hours (R-TIME-2: the
     room's count across every table when the table has the store's quota)."""
     return t.quota.used(player_id)
+
+
+def publish_missed_blinds(t: Table, before: dict[int, Seat], dealt: tuple[int, ...]) -> None:
+    """At a hand's start, tell everyone which seats not dealt in now owe blinds (R-SEAT-3),
+    so a client shows "waiting for the big blind" (the dealt seats' debts are cleared by
+    ``hand_began`` itself)."""
+    for number, seat in t.seats.items():
+        old = before.get(number)
+        if number in dealt or old is None:
+            continue
+        if (old.owes_bb, old.owes_sb) != (seat.owes_bb, seat.owes_sb):
+            t._publish(SeatChanged(seat, "missed_blinds"))

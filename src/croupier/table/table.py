@@ -494,7 +494,8 @@ class Table:
             seats[s] = replace(
                 seats[s], waiting_bb=False, owes_bb=False, owes_sb=False, post_now=False
             )
-        self.seats = seats
+        before, self.seats = self.seats, seats
+        seatcmds.publish_missed_blinds(self, before, plan.seats)
         self.hand_no += 1
         self.button = plan.button
         self.last_hand = None

@@ -145,6 +145,7 @@ export function applyEvent(prev, msg, me) {
       s.seats[e.seat] = {
         seat: e.seat, player_id: e.player_id, name: e.name, is_bot: e.is_bot, stack: e.stack,
         sitting_out: false, busted: false, disconnected_at: null, leaving: false,
+        waiting_bb: !!e.waiting_bb, post_now: !!e.post_now, owes_bb: false, owes_sb: false,
       };
       pushLog(s, "log.seated", { name: e.name, seat: e.seat + 1 });
       if (String(e.player_id) === String(me)) s.reload = null;
@@ -162,7 +163,10 @@ export function applyEvent(prev, msg, me) {
       pushLog(s, "log.sat_out", { name: seatName(s, e.seat) });
       break;
     case "sat_in":
-      if (s.seats[e.seat]) s.seats[e.seat].sitting_out = false;
+      if (s.seats[e.seat]) {
+        s.seats[e.seat].sitting_out = false;
+        s.seats[e.seat].post_now = !!e.post_now; // R-SEAT-3: posts at the next hand, or waits
+      }
       pushLog(s, "log.sat_in", { name: seatName(s, e.seat) });
       break;
     case "disconnected":
@@ -179,6 +183,10 @@ export function applyEvent(prev, msg, me) {
       s.button = e.button;
       s.handSeats = [...e.seats];
       s.players = [...e.players];
+      for (const seat of e.seats) {
+        const info = s.seats[seat]; // dealt in: whatever was owed is settled (R-SEAT-3)
+        if (info) Object.assign(info, { waiting_bb: false, owes_bb: false, owes_sb: false, post_now: false });
+      }
       s.hand = null;
       s.results = null;
       s.voided = null;

@@ -11,6 +11,7 @@ import { TableClock } from "./clock.js";
 import { countsAs, lowestAmount } from "./underraise.js";
 
 const CLOCK = { room: 30, naiko: 20, arcade: 15 };
+const STUD_GAMES = ["7stud", "stud8", "razz", "soko"];
 const CANNED = ["gl", "gg", "nh", "ty", "wp", "hurry", "oops"];
 const EMOTES = { smile: "\u{1F642}", laugh: "\u{1F602}", cry: "\u{1F622}", angry: "\u{1F620}",
   thumbs_up: "\u{1F44D}", clap: "\u{1F44F}", think: "\u{1F914}" };
@@ -207,8 +208,11 @@ export class TableView {
     const bb = p ? p.big_blind : 2;
     const min = s ? s.buy_in_min : p && p.buy_in_min ? p.buy_in_min : 40 * bb;
     const max = s ? s.buy_in_max : p && p.buy_in_max ? p.buy_in_max : 200 * bb;
+    $("#sit-blind").hidden = !this.blindChoice();
+    $("#sit-wait").checked = true;
     this.openAmountDialog("sit.title", min, max, Math.min(max, Math.max(min, 100 * bb)), (amount) => {
       const msg = { type: "sit", buy_in: amount };
+      if (this.blindChoice()) msg.post_big_blind = $("#sit-post").checked; // R-SEAT-3
       if (seat !== null) msg.seat = seat;
       const code = this.codes.get(this.tableId);
       if (code) msg.code = code;
@@ -216,6 +220,29 @@ export class TableView {
         if (ack.accepted) this.ctx.refreshAccount();
       });
     });
+  }
+
+  /** Tables where a new player posts a big blind or waits for it (R-POS-6, R-SEAT-3):
+   * blinds (not stud) and the standard button (not arcade). */
+  blindChoice() {
+    const s = this.summary;
+    const p = this.ctx.privateSpecs.get(this.tableId);
+    if (this.profile === "arcade") return false;
+    if (s) return !s.ante;
+    return !(p && STUD_GAMES.includes(p.game));
+  }
+
+  /** Waiting for the big blind, or owing missed blinds: say so and offer both choices. */
+  renderBlindChoice(info) {
+    const s = this.state;
+    const waiting = !!info && !info.sitting_out && (info.waiting_bb || info.owes_bb) && s.handNo > 0;
+    const wait = $("#t-waiting");
+    wait.hidden = !waiting;
+    if (waiting) setT(wait, info.post_now ? "rules.posting_next" : "rules.waiting_bb");
+    $("#t-postnow").hidden = !waiting || info.post_now;
+    const owes = !!info && info.sitting_out && (info.owes_bb || info.owes_sb);
+    $("#t-sitin-wait").hidden = !owes;
+    if (info && info.sitting_out) setT($("#t-sitin"), owes ? "rules.sit_in_post" : "table.sit_in");
   }
 
   askReload() {
@@ -257,6 +284,8 @@ export class TableView {
     $("#t-sit").addEventListener("click", () => this.askSit());
     $("#t-sitout").addEventListener("click", () => this.command({ type: "sit_out" }));
     $("#t-sitin").addEventListener("click", () => this.command({ type: "sit_in", post_blinds: true }));
+    $("#t-sitin-wait").addEventListener("click", () => this.command({ type: "sit_in", post_blinds: false }));
+    $("#t-postnow").addEventListener("click", () => this.command({ type: "sit_in", post_blinds: true }));
     $("#t-leave").addEventListener("click", async () => {
       const ack = await this.command({ type: "leave" });
       if (ack.accepted) this.ctx.refreshAccount();
@@ -578,6 +607,7 @@ export class TableView {
     $("#t-sitin").hidden = !info || !info.sitting_out;
     $("#t-reload").hidden = !info;
     $("#t-leave").hidden = !info;
+    this.renderBlindChoice(info);
   }
 
   renderBar() {
