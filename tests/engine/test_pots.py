@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
-from croupier.engine.actions import call, check, fold, muck, raise_to, show
+from croupier.engine.actions import bring_in, call, check, draw, fold, muck, raise_to, show
+from croupier.engine.cards import DECK_52
 from croupier.engine.errors import IllegalActionError
 from croupier.engine.events import (
     CardsMucked,
@@ -15,7 +18,7 @@ from croupier.engine.events import (
 )
 from croupier.engine.game import Game
 from croupier.engine.settle import build_pots, split
-from croupier.engine.state import Phase, apply, legal_actions
+from croupier.engine.state import Phase, apply, legal_actions, start_hand
 from tests.engine.kit import ended, events_of, finish_showdown, play, snapshot, start
 
 NL = Game.of("nlhe", blinds=(1, 2))
@@ -444,3 +447,26 @@ def test_all_in_on_the_ante_wins_only_what_it_matched() -> None:
     # the antes + 2 x 2 of the blinds) to KK
     assert res.pots[0].amount == 12 and res.pots[0].winnings[0] == 12
     assert res.stacks == (12, 104, 88)
+
+
+@pytest.mark.parametrize("game", ["7stud", "stud8", "razz", "soko", "nlhe", "5cd"])
+def test_checked_through_shows_from_the_dealers_left_in_every_game(game: str) -> None:
+    """R-POT-4: no bet on the last round: the first player still in the hand to the left
+    of the dealer (position 0) shows first, in stud and Soko too (not the best board)."""
+    g = Game.of_stakes(game, 2, 4)
+    for seed in range(6):
+        deck = list(DECK_52)
+        random.Random(seed).shuffle(deck)
+        s, _ = start_hand(g, (500, 500, 500), deck)
+        while s.phase not in (Phase.SHOWDOWN, Phase.COMPLETE):
+            lg = legal_actions(s)
+            assert lg is not None
+            if lg.can_draw:
+                s, _ = apply(s, draw(s.actor, ()))
+            elif lg.can_bring_in:
+                s, _ = apply(s, bring_in(s.actor))
+            elif lg.can_check:
+                s, _ = apply(s, check(s.actor))
+            else:
+                s, _ = apply(s, call(s.actor))
+        assert s.phase is Phase.SHOWDOWN and s.actor == 0, (game, seed, s.actor)
