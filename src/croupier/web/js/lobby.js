@@ -2,6 +2,7 @@
 // invitation code and link, the arcade quick match.
 import { $, clear, el, fmt, setT } from "./dom.js";
 
+const SPREAD_GAMES = ["slhe"];
 const GAMES = ["nlhe", "plhe", "hplhe", "flhe", "slhe", "plo", "nlo", "hplo", "flo", "plo8", "flo8", "nlo8",
   "7stud", "stud8", "razz", "soko", "5cd", "27td", "27sd", "badugi", "32cd", "shortdeck"];
 const FILTERS = [
@@ -25,6 +26,8 @@ export class Lobby {
     }
     const pg = $("#p-game");
     for (const g of GAMES) pg.append(el("option", { value: g, t: `game.${g}` }));
+    pg.addEventListener("change", () => this.renderSpread());
+    this.renderSpread();
     $("#private-form").addEventListener("submit", (ev) => {
       ev.preventDefault();
       this.createPrivate();
@@ -152,6 +155,8 @@ export class Lobby {
       buy_in_min: num("#p-bmin"),
       buy_in_max: num("#p-bmax"),
     };
+    const spread = $("#p-spread").value.trim();
+    if (!$("#p-spread-row").hidden && spread) spec.spread = spread; // R-BET-5: "1-2-3"
     const ints = ["small_blind", "big_blind", "seats", "buy_in_min", "buy_in_max"];
     if (!ints.every((k) => Number.isInteger(spec[k]) && spec[k] >= 0)) {
       this.ctx.toast("error.bad_amount");
@@ -171,6 +176,13 @@ export class Lobby {
     $("#private-result").hidden = false;
     $("#invite-code").textContent = code;
     $("#invite-link").value = `${location.origin}${location.pathname}#/join/${code}`;
+  }
+
+  /** The spread-limit maxima field, for Spread-Limit games only (R-BET-5). */
+  renderSpread() {
+    const spread = SPREAD_GAMES.includes($("#p-game").value);
+    $("#p-spread-row").hidden = !spread;
+    $("#p-spread-help").hidden = !spread;
   }
 
   async joinCode(code) {
