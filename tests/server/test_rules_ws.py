@@ -534,7 +534,7 @@ def test_naiko_turn_carries_the_power_offers(server: LiveServer) -> None:
                 continue
             offers = t["powers"]
             assert [o["power"] for o in offers] == t["naiko"]["carrousel"]
-            assert t["naiko"]["costs"] == [costs[o["power"]] for o in offers]
+            assert dict(t["naiko"]["costs"]) == costs
             for o in offers:
                 assert o["cost"] == costs[o["power"]]
                 assert o["usable"] or o["reason"]

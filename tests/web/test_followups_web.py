@@ -257,7 +257,7 @@ def test_private_settings_by_code_and_a_split_offer_at_32_card_draw(
     host.fill("#p-seats", "2")
     host.check("#p-bots")
     host.fill("#p-bmin", "150")
-    host.fill("#p-bmax", "250")
+    host.fill("#p-bmax", "0")  # a limit game: a minimum and no maximum (R-SEAT-1)
     host.click("#private-form button[type=submit]")
     host.wait_for_selector("#private-result:not([hidden])")
     code = host.inner_text("#invite-code")
@@ -277,7 +277,8 @@ def test_private_settings_by_code_and_a_split_offer_at_32_card_draw(
         page.click("#t-sit")
         page.wait_for_selector("#sit-dialog[open]")
         assert page.get_attribute("#sit-amount", "min") == "150"
-        assert page.get_attribute("#sit-amount", "max") == "250"
+        assert page.get_attribute("#sit-amount", "max") == "500"  # no maximum: the chips
+        assert page.inner_text("#sit-range") == "At least 150 chips, no maximum."
         page.fill("#sit-amount", "200")
         page.click("#sit-form button[type=submit]")
         page.wait_for_selector(".seat.me")

@@ -172,8 +172,9 @@ class NaikoStatus:
     anchored: tuple[int, ...]
     turn_used: int
     window: tuple[int, int] | None
-    costs: tuple[int, ...] = ()
-    """The Destellos each carrousel power costs, in carrousel order (R-NAIKO-5..8)."""
+    costs: tuple[tuple[str, int], ...] = ()
+    """``(power, Destellos)`` for each of the four powers (R-NAIKO-5..8): the client shows
+    the server's costs, it does not keep its own."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -96,7 +96,7 @@ def naiko_status(nh: NaikoHand) -> NaikoStatus:
         anchored=tuple(sorted(nh.anchored)),
         turn_used=nh.turn_used,
         window=None if window is None else (window.caster, window.target),
-        costs=tuple(COSTS[p] for p in nh.carrousel),
+        costs=tuple((p.value, COSTS[p]) for p in Power),
     )
 
 

@@ -124,7 +124,7 @@ function naikoStatus(s, n, me, closesAt) {
   s.naiko.activations = n.activations;
   s.naiko.window = n.window ? { caster: n.window[0], target: n.window[1], closesAt } : null;
   s.naiko.costs = {};
-  (n.costs || []).forEach((cost, i) => { s.naiko.costs[n.carrousel[i]] = cost; });
+  for (const [power, cost] of n.costs || []) s.naiko.costs[power] = cost;
 }
 
 function settleSeatStacks(s, pairs) {

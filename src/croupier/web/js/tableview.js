@@ -207,7 +207,9 @@ export class TableView {
     const p = this.ctx.privateSpecs.get(this.tableId);
     const bb = p ? p.big_blind : 2;
     const min = s ? s.buy_in_min : p && p.buy_in_min ? p.buy_in_min : 40 * bb;
-    const max = s ? s.buy_in_max : p && p.buy_in_max ? p.buy_in_max : 200 * bb;
+    // R-SEAT-1: Fixed- and Spread-Limit tables have no maximum (buy_in_max 0): your chips
+    const noMax = !!s && s.buy_in_max === 0;
+    const max = noMax ? this.balance() : s ? s.buy_in_max : p && p.buy_in_max ? p.buy_in_max : 200 * bb;
     $("#sit-blind").hidden = !this.blindChoice();
     $("#sit-wait").checked = true;
     this.openAmountDialog("sit.title", min, max, Math.min(max, Math.max(min, 100 * bb)), (amount) => {
@@ -245,11 +247,17 @@ export class TableView {
     if (info && info.sitting_out) setT($("#t-sitin"), owes ? "rules.sit_in_post" : "table.sit_in");
   }
 
+  /** The account's chips (the most a table without a maximum buy-in can take). */
+  balance() {
+    return this.ctx.account && Number.isInteger(this.ctx.account.chips) ? this.ctx.account.chips : 0;
+  }
+
   askReload() {
     const r = this.state.reload;
     const s = this.summary;
     const min = r ? r.min : 1;
-    const max = r ? r.max : s ? s.buy_in_max : 1000;
+    const cap = r ? r.max : s ? s.buy_in_max : 1000;
+    const max = cap === 0 ? this.balance() : cap; // 0: no maximum (R-SEAT-1)
     this.openAmountDialog("table.reload", min, max, max, (amount) =>
       this.command({ type: "reload", amount }).then(() => this.ctx.refreshAccount()));
   }
@@ -257,7 +265,9 @@ export class TableView {
   openAmountDialog(titleKey, min, max, value, then) {
     const d = $("#sit-dialog");
     setT($("#sit-title"), titleKey);
-    setT($("#sit-range"), "sit.range", { min: fmt(min), max: fmt(max) });
+    const noMax = this.summary && this.summary.buy_in_max === 0;
+    if (noMax) setT($("#sit-range"), "rules.sit_range_no_max", { min: fmt(min) });
+    else setT($("#sit-range"), "sit.range", { min: fmt(min), max: fmt(max) });
     const input = $("#sit-amount");
     input.min = String(min);
     input.max = String(max);
