@@ -78,7 +78,11 @@ async def _private(
     return table_id, players, summary
 
 
-async def _close(players: list[Player]) -> None:
+async def _close(players: list[Player], table_id: str) -> None:
+    """Leave the table, then close: a table whose players only dropped would go on dealing
+    them hand after hand (folded or protected at once) and load the shared server."""
+    for p in players:
+        await p.send(table_id, {"type": "leave"})
     await asyncio.gather(*(_drain(p, 0.3) for p in players))
     for p in players:
         await p.client.close()
@@ -164,7 +168,7 @@ def test_room_under_raise_counts_as_a_call_or_the_minimum(server: LiveServer) ->
             server, ("ulla", "umar"), 1000, small_blind=5, big_blind=10, seats=2
         )
         await _play(players, table_id, decide, two_hands)
-        await _close(players)
+        await _close(players, table_id)
         return players
 
     players = _run(go())
@@ -202,7 +206,7 @@ def test_naiko_and_arcade_under_raise_is_refused(server: LiveServer) -> None:
                 server, names, 1000, profile=profile, small_blind=5, big_blind=10, seats=2
             )
             await _play(players, table_id, decide, _settled)
-            await _close(players)
+            await _close(players, table_id)
             return players
 
         players = _run(go())
@@ -247,7 +251,7 @@ def test_checked_through_showdown_starts_left_of_the_dealer(
             seats=2,
         )
         await _play(players, table_id, _passive, _settled)
-        await _close(players)
+        await _close(players, table_id)
         return players
 
     _checked_down(_run(go()), game)
@@ -262,7 +266,7 @@ def test_arcade_shows_every_unfolded_hand(server: LiveServer) -> None:
             server, ("zara", "zeno"), 200, profile="arcade", seats=2
         )
         await _play(players, table_id, _passive, _settled)
-        await _close(players)
+        await _close(players, table_id)
         return players
 
     players = _run(go())
@@ -306,6 +310,8 @@ def test_arcade_disconnected_player_folds_even_when_checking_is_free(server: Liv
             frame = await sb.client.recv(max(0.1, deadline - loop.time()))
             if frame["type"] == "event":
                 events.append(frame["event"])
+        await sb.send(table_id, {"type": "leave"})
+        await _drain(sb, 0.3)
         await sb.client.close()
         return bb_seat, events
 
@@ -373,7 +379,7 @@ def test_stud_from_the_form_brings_in_twice_the_ante(server: LiveServer) -> None
             {"type": "create_private", "game": "razz", "small_blind": 1, "big_blind": 2}
         )
         assert (bad["accepted"], bad["code"]) == (False, "bad_stakes"), bad
-        await _close(players)
+        await _close(players, table_id)
         return players, summary
 
     players, summary = _run(go())
@@ -444,7 +450,7 @@ def test_spread_limit_table_with_per_round_maxima_from_the_form(server: LiveServ
                 {"type": "create_private", "small_blind": 1, "big_blind": 1, **form}
             )
             assert (bad["accepted"], bad["code"]) == (False, "bad_spread"), (form, bad)
-        await _close(players)
+        await _close(players, table_id)
         return players, summary
 
     players, summary = _run(go())
@@ -498,7 +504,7 @@ def test_new_player_waits_for_the_big_blind_or_posts_now(server: LiveServer) -> 
         )
         done.set()
         await asyncio.gather(*drivers, return_exceptions=True)
-        await _close([*players, third])
+        await _close([*players, third], table_id)
         return players, third, seated, {"changed": changed, "began": began}
 
     _, third, seated, rest = _run(go())
@@ -522,7 +528,7 @@ def test_naiko_turn_carries_the_power_offers(server: LiveServer) -> None:
             server, ("nadia", "nico"), 200, profile="naiko", seats=2
         )
         await _play(players, table_id, _passive, _settled)
-        await _close(players)
+        await _close(players, table_id)
         return players
 
     players = _run(go())
