@@ -23,14 +23,17 @@ from tests.server.test_followups import Player, _drain, _drive, _fund, _get, _pa
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Any:
     path: Path = tmp_path_factory.mktemp("rules") / "db.sqlite3"
-    with running(fast_settings(f"sqlite:///{path}", arcade_min_level=0)) as srv:
+    # one address creates every private table of the module: the caps have their own tests
+    caps = {"private_tables_per_address": 1000, "private_tables_per_account": 100}
+    with running(fast_settings(f"sqlite:///{path}", arcade_min_level=0, **caps)) as srv:
         yield srv
 
 
 @pytest.fixture(scope="module")
 def gated(tmp_path_factory: pytest.TempPathFactory) -> Any:
     path: Path = tmp_path_factory.mktemp("rules-gated") / "db.sqlite3"
-    with running(fast_settings(f"sqlite:///{path}", arcade_min_level=6)) as srv:
+    caps = {"private_tables_per_address": 1000, "private_tables_per_account": 100}
+    with running(fast_settings(f"sqlite:///{path}", arcade_min_level=6, **caps)) as srv:
         yield srv
 
 
