@@ -22,7 +22,8 @@ General checks (this module):
 
 Money checks (:mod:`croupier.store.audit_money`): ``escrow`` (table escrows against the
 journals and the restarts), ``rake`` (house rake and levy against the hands), ``diamonds``
-(diamonds against grants and exchanges).
+(diamonds against grants and exchanges). Casino check (:mod:`croupier.store.audit_casino`):
+``casino`` (casino escrows against the open rounds, settled rounds against their transfer).
 
 >>> from croupier.store.db import Database
 >>> from croupier.store.ledger import Ledger
@@ -42,7 +43,7 @@ from typing import Any
 
 import sqlalchemy as sa
 
-from croupier.store import audit_money
+from croupier.store import audit_casino, audit_money
 from croupier.store.db import Database
 from croupier.store.schema import entries, hands, ledger_accounts, transfers
 
@@ -210,6 +211,7 @@ CHECKS: tuple[tuple[str, Check], ...] = (
     ("escrow", audit_money.check_escrow),
     ("rake", audit_money.check_rake),
     ("diamonds", audit_money.check_diamonds),
+    ("casino", audit_casino.check_casino),
 )
 """Every check, by name, in the order they run (add yours with one line)."""
 

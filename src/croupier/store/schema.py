@@ -13,6 +13,7 @@ from __future__ import annotations
 import sqlalchemy as sa
 
 __all__ = [
+    "casino_rounds",
     "entries",
     "hand_archive",
     "hand_players",
@@ -164,6 +165,7 @@ hand_players = sa.Table(
     sa.Index("ix_hand_players_user", "user_id", "archive_id"),
 )
 
+<<<<<<< HEAD
 protection_uses = sa.Table(
     "protection_uses",
     metadata,
@@ -184,3 +186,19 @@ server_boots = sa.Table(
     sa.Column("journal_mark", sa.BigInteger(), nullable=False),
     sa.Column("recovered_ms", sa.BigInteger(), nullable=True),
 )
+=======
+casino_rounds = sa.Table(
+    "casino_rounds",
+    metadata,
+    sa.Column("table_id", sa.String(100), primary_key=True),
+    sa.Column("round_id", sa.String(64), primary_key=True),
+    sa.Column("started_ms", sa.BigInteger(), nullable=False),
+    sa.Column("record", sa.JSON(), nullable=False),
+    sa.Column("status", sa.String(8), nullable=False, index=True),
+    sa.Column("ended_ms", sa.BigInteger(), nullable=True),
+    sa.Column("outcome", sa.JSON(), nullable=True),
+    sa.Column("transfer_id", BigId, sa.ForeignKey("transfers.id"), nullable=True),
+)
+"""One row per Texas Hold'em Bonus round (``croupier.store.casino``): the seats, bets and
+deck commitment at the start, ``open`` → ``settled`` | ``void``, the settlement transfer."""
+>>>>>>> 1510ff5 (casino: Texas Hold'em Bonus table actor, ledger cashier (casino_rounds, migration 0006), WebSocket messages, browser page, lobby listing, optimal-play hint)

@@ -1,6 +1,7 @@
 // The client's entry point: languages, the connection and its banner, the account, and a
 // hash router over the four views (lobby, table, history, account).
 import { api } from "./api.js";
+import { CasinoView } from "./casino.js";
 import { $, $$, fmt, setRaw, setT } from "./dom.js";
 import { currentLang, initialLang, loadLanguages, onLangChange, setLang, t, translateAll } from "./i18n.js";
 import { Connection, socketUrl } from "./net.js";
@@ -119,12 +120,16 @@ function startNet() {
       ctx.welcome = net.welcome;
       lobby.onOpen();
       table.onOpen();
+      casino.onOpen();
     }
   });
   net.addEventListener("message", (ev) => {
     if (ctx.net !== net) return;
     const m = ev.detail;
-    if (m.type === "lobby") lobby.onLobby(m);
+    if (m.type === "lobby") {
+      lobby.onLobby(m);
+      casino.onLobby(m.casino);
+    } else if (m.type === "casino_state" || m.type === "casino_info") casino.onMessage(m);
     else if (m.type === "matched") lobby.onMatched(m);
     else if (m.type === "table_closed") toast("security.table_closed");
     else if (m.table_id && ["snapshot", "event", "subscribed", "chat", "table_info"].includes(m.type)) table.onMessage(m);
@@ -206,6 +211,7 @@ function bindAccount() {
 let lobby;
 let table;
 let history;
+let casino;
 
 function show(view) {
   for (const v of $$(".view")) v.hidden = v.id !== `view-${view}`;
@@ -218,7 +224,11 @@ function show(view) {
 function route() {
   const hash = location.hash || "#/lobby";
   const [, view, arg] = hash.split("/");
-  if (view === "table" && arg) {
+  if (view !== "casino" && casino.tableId) casino.close();
+  if (view === "casino" && arg) {
+    show("casino");
+    casino.open(decodeURIComponent(arg));
+  } else if (view === "table" && arg) {
     show("table");
     table.open(decodeURIComponent(arg));
   } else if (view === "join" && arg) {
@@ -245,11 +255,15 @@ async function main() {
   lobby = new Lobby(ctx);
   table = new TableView(ctx);
   history = new History(ctx);
+  casino = new CasinoView(ctx);
+  ctx.casino = casino;
   ctx.table = table;
   onLangChange(() => {
     lobby.render();
     table.render();
     history.render();
+    casino.render();
+    casino.renderPaytable();
     renderAccount();
   });
   bindAccount();
