@@ -321,6 +321,8 @@ class CasinoTable:
     def _stand(self, seat: int) -> CasinoResult:
         if seat in self.round_seats and self.round is not None:
             self.seats[seat].leaving = True
+            if self.round.actor is not None and self.round_seats[self.round.actor] == seat:
+                self._arm_decision()  # not waited for: the clock decides at once
             self._publish()
             return CasinoResult(True, "after_round", "you leave when the round ends")
         del self.seats[seat]
