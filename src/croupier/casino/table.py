@@ -66,6 +66,7 @@ from croupier.casino.events import Move, RoundEnded, Wagered
 from croupier.casino.paytable import BONUS_LINES
 from croupier.engine.cards import DECK_52, format_cards
 from croupier.engine.errors import CodedError
+from croupier.engine.evaluate import describe, high
 from croupier.engine.rng import Shuffler, SystemShuffler
 
 __all__ = [
@@ -521,12 +522,16 @@ class CasinoTable:
             "dealer": format_cards(state.dealer),
             "board": format_cards(state.board),
             "house_net": ended.house_net,
+            "dealer_hand": describe("high", high(state.dealer, state.board))
+            if len(state.board) == 5
+            else None,
             "results": [
                 {
                     "seat": self.round_seats[r.player],
                     "name": self.seats[self.round_seats[r.player]].name,
                     "hole": format_cards(state.seats[r.player].hole),
                     **_result_dict(r),
+                    "hand": None if r.value is None else describe("high", r.value),
                     "stakes": _stakes(state, r.player),
                 }
                 for r in ended.results

@@ -7,6 +7,7 @@
 // sent as one casino_deal message; the server raises an ante under the minimum and says so.
 import { $, clear, el, fmt, setRaw, setT } from "./dom.js";
 import { cardSvg } from "./cards.js";
+import { handName } from "./hands.js";
 import { t } from "./i18n.js";
 
 const SPOTS = ["ante", "bonus", "flop", "turn", "river"];
@@ -27,6 +28,7 @@ export class CasinoView {
     this.lobbyRows = [];
     this.message = null;
     this.lastRound = 0;
+    this.touched = false; // the slip was used since the last round ended (boxes show the slip)
     for (const spot of SPOTS) {
       const box = $(`#c-spot-${spot}`);
       box.addEventListener("click", () => this.place(spot));
@@ -116,7 +118,11 @@ export class CasinoView {
     }
     const before = this.state;
     this.state = m;
-    if (m.last && m.last.round_no !== this.lastRound) this.lastRound = m.last.round_no;
+    if (m.last && m.last.round_no !== this.lastRound) {
+      this.lastRound = m.last.round_no;
+      this.touched = false;
+      this.message = null;
+    }
     if (before && before.phase !== "betting" && m.phase === "betting") this.hintKey = null;
     this.render();
   }
@@ -166,6 +172,7 @@ export class CasinoView {
     const total = this.slip.ante + this.slip.bonus + this.chip;
     if (this.state.you && total > this.state.you.balance) return this.say("casino.err.insufficient_chips");
     this.slip[spot] = next;
+    this.touched = true;
     this.message = null;
     this.render();
   }
@@ -173,6 +180,7 @@ export class CasinoView {
   takeBack(spot) {
     if (!this.betting || !(spot in this.slip) || !this.slip[spot]) return;
     this.slip[spot] = 0;
+    this.touched = true;
     this.say("casino.taken_back", { spot: t(`casino.spot.${spot}`) }, "ok");
     this.render();
   }
@@ -191,6 +199,7 @@ export class CasinoView {
     }
     if (!this.betting) return;
     this.slip = { ante: 0, bonus: 0 };
+    this.touched = true;
     this.message = null;
     this.render();
   }
@@ -201,6 +210,7 @@ export class CasinoView {
     const total = this.lastBets.ante + this.lastBets.bonus;
     if (this.state.you && total > this.state.you.balance) return this.say("casino.err.insufficient_chips");
     this.slip = { ...this.lastBets };
+    this.touched = true;
     this.message = null;
     this.render();
   }
@@ -361,6 +371,7 @@ export class CasinoView {
     } else if (showLast) {
       for (const c of cardsOf(s.last.dealer)) dealer.append(cardSvg(c, { up: true }));
       for (const c of cardsOf(s.last.board)) board.append(cardSvg(c, { up: true }));
+      if (s.last.dealer_hand) setRaw($("#c-dealer-hand"), handName(s.last.dealer_hand));
     }
     for (let i = board.children.length; i < 5; i++) board.append(el("span", { class: "c-slot" }));
     // my cards and boxes
@@ -374,7 +385,7 @@ export class CasinoView {
       stakes = { ante: me.ready.ante, bonus: me.ready.bonus, flop: 0, turn: 0, river: 0 };
     } else if (showLast && s.you) {
       mine = s.last.results.find((r) => r.seat === s.you.seat);
-      if (mine && this.slip.ante + this.slip.bonus === 0) {
+      if (mine && !this.touched) {
         for (const c of cardsOf(mine.hole)) hole.append(cardSvg(c, { up: true }));
         stakes = mine.stakes;
       } else if (mine) {
@@ -391,7 +402,7 @@ export class CasinoView {
       box.setAttribute("aria-disabled", open ? "false" : "true");
       box.setAttribute("aria-label", `${t(`casino.spot.${spot}`)}${amount ? ` ${amount}` : ""}`);
     }
-    setRaw($("#c-my-hand"), "");
+    setRaw($("#c-my-hand"), mine && mine.hand && !this.touched ? handName(mine.hand) : "");
     // the other players
     const others = clear($("#c-others"));
     if (!s) return;
@@ -405,7 +416,7 @@ export class CasinoView {
         el("div", { class: "c-cards" }, cards.map((c) => cardSvg(c, { small: true, up: !!c }))),
         st ? el("div", { class: "small muted", t: "casino.other_stakes", params: { ante: st.ante, bonus: st.bonus, more: (st.flop || 0) + (st.turn || 0) + (st.river || 0) } }) : null,
         seat.ready && !seat.in_round ? el("div", { class: "small ok", t: "casino.ready" }) : null,
-        res ? el("div", { class: `small ${res.net > 0 ? "win" : res.net < 0 ? "loss" : ""}`, t: `casino.outcome.${res.outcome}`, params: { net: signed(res.net) } }) : null));
+        res ? el("div", { class: `small ${res.net > 0 ? "win" : res.net < 0 ? "loss" : ""}`, t: `casino.other.${res.outcome}`, params: { net: signed(res.net) } }) : null));
     }
   }
 
@@ -422,7 +433,7 @@ export class CasinoView {
     $("#c-chips").hidden = !you;
     for (const b of $("#c-chips").children) b.disabled = !betting;
     $("#c-deal").hidden = !you || !(betting || waiting);
-    $("#c-deal").disabled = !betting || this.slip.ante + this.slip.bonus === 0;
+    $("#c-deal").disabled = !betting; // an empty slip is refused with a message
     $("#c-clear").hidden = !you || !(betting || waiting);
     $("#c-clear").disabled = !(waiting || (betting && this.slip.ante + this.slip.bonus > 0));
     $("#c-repeat").hidden = !you || !(betting || waiting);
