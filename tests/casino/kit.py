@@ -7,8 +7,9 @@ from typing import Any
 
 from croupier.casino.bonus import arrange_deck
 from croupier.casino.cashier import Cashier
-from croupier.casino.table import CasinoActor, CasinoTable, CasinoTableConfig
+from croupier.casino.table import CasinoTable, CasinoTableConfig
 from croupier.engine.cards import Card, parse_cards
+from croupier.table.casino_actor import CasinoActor
 from croupier.table.clock import FakeClock
 
 

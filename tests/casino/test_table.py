@@ -43,7 +43,12 @@ def test_players_share_one_deck_and_act_in_seat_order() -> None:
         assert t.round.board and len(t.round.board) == 3
         r = await actor.submit(Decide("y", "2", "check"))
         assert not r.accepted and r.code == "not_your_turn"  # player 2 folded
-        for cid, pid, mv in (("e", "1", "bet"), ("f", "3", "check"), ("g", "1", "bet"), ("h", "3", "bet")):
+        for cid, pid, mv in (
+            ("e", "1", "bet"),
+            ("f", "3", "check"),
+            ("g", "1", "bet"),
+            ("h", "3", "bet"),
+        ):
             assert (await actor.submit(Decide(cid, pid, mv))).accepted, (cid, pid, mv)
         assert t.round is None and t.last is not None
         assert t.last["board"] == "Ts8h5s4hJc" and t.last["dealer"] == "9c9d"
@@ -188,7 +193,8 @@ def test_crash_voids_the_open_round_and_returns_every_bet() -> None:
     table voids the round and every chip goes back."""
 
     async def go() -> None:
-        from croupier.casino.table import CasinoActor, CasinoTableConfig
+        from croupier.casino.table import CasinoTableConfig
+        from croupier.table.casino_actor import CasinoActor
         from croupier.table.clock import FakeClock
 
         cash = MemoryCashier({"1": 100, "2": 100})

@@ -58,7 +58,7 @@ def test_two_players_share_a_casino_table(database_url: str) -> None:
         await cs["carla"].send({"type": "subscribe"})
         lobby = await cs["carla"].expect("lobby")
         assert [r["table_id"] for r in lobby["casino"]] == [TABLE]
-        for n, c in cs.items():
+        for c in cs.values():
             ack = await c.command({"type": "casino_subscribe", "table_id": TABLE})
             assert ack["accepted"], ack
             info = next(f for f in c.frames if f.get("type") == "casino_info")
@@ -67,12 +67,16 @@ def test_two_players_share_a_casino_table(database_url: str) -> None:
             ack = await c.command({"type": "casino_sit", "table_id": TABLE})
             assert ack["accepted"], ack
         # refusals: bonus too large, bad move, not JSON-int amounts
-        bad = await cs["carla"].command({"type": "casino_deal", "table_id": TABLE, "ante": 10, "bonus": 26})
+        bad = await cs["carla"].command(
+            {"type": "casino_deal", "table_id": TABLE, "ante": 10, "bonus": 26}
+        )
         assert not bad["accepted"] and bad["code"] == "bonus_out_of_range"
         await cs["carla"].send({"type": "casino_deal", "table_id": TABLE, "ante": "10", "id": "z1"})
         err = await cs["carla"].expect("error", id="z1")
         assert err["code"] == "invalid"
-        ack = await cs["carla"].command({"type": "casino_deal", "table_id": TABLE, "ante": 1, "bonus": 5})
+        ack = await cs["carla"].command(
+            {"type": "casino_deal", "table_id": TABLE, "ante": 1, "bonus": 5}
+        )
         assert ack["accepted"] and ack["data"] == {"ante": 2, "bonus": 5, "raised": True}
         ack = await cs["dino"].command({"type": "casino_deal", "table_id": TABLE, "ante": 10})
         assert ack["accepted"], ack
@@ -113,7 +117,9 @@ def test_two_players_share_a_casino_table(database_url: str) -> None:
             assert last["dealer"] and len(last["board"]) == 10
             if rounds < 3:
                 for c in cs.values():
-                    ack = await c.command({"type": "casino_deal", "table_id": TABLE, "ante": 10, "bonus": 1})
+                    ack = await c.command(
+                        {"type": "casino_deal", "table_id": TABLE, "ante": 10, "bonus": 1}
+                    )
                     assert ack["accepted"], ack
         for c in cs.values():
             assert (await c.command({"type": "casino_stand", "table_id": TABLE}))["accepted"]

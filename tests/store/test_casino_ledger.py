@@ -59,28 +59,82 @@ def _play(
 #  bonus line, bonus net)
 MAIN_LINES = [
     pytest.param(
-        "KcQd", "AhAd", "2s5h9cJd3s", 10, 0, ["play", "bet", "bet"], "lose", (-10, -20, -10, -10),
-        "", 0, id="dealer-better-every-bet-loses",
+        "KcQd",
+        "AhAd",
+        "2s5h9cJd3s",
+        10,
+        0,
+        ["play", "bet", "bet"],
+        "lose",
+        (-10, -20, -10, -10),
+        "",
+        0,
+        id="dealer-better-every-bet-loses",
     ),
     pytest.param(
-        "KcQd", "KhQs", "2s5h9cJd3s", 10, 0, ["play", "bet", "bet"], "tie", (0, 0, 0, 0),
-        "", 0, id="tie-every-bet-pushes",
+        "KcQd",
+        "KhQs",
+        "2s5h9cJd3s",
+        10,
+        0,
+        ["play", "bet", "bet"],
+        "tie",
+        (0, 0, 0, 0),
+        "",
+        0,
+        id="tie-every-bet-pushes",
     ),
     pytest.param(
-        "AhKd", "QcJc", "2s5h9c8d3s", 10, 0, ["play", "bet", "bet"], "win", (0, 20, 10, 10),
-        "", 0, id="player-better-below-straight-ante-pushes",
+        "AhKd",
+        "QcJc",
+        "2s5h9c8d3s",
+        10,
+        0,
+        ["play", "bet", "bet"],
+        "win",
+        (0, 20, 10, 10),
+        "",
+        0,
+        id="player-better-below-straight-ante-pushes",
     ),
     pytest.param(
-        "6h7d", "QcJc", "2s5h9c8d3s", 10, 0, ["play", "check", "bet"], "win", (10, 20, 0, 10),
-        "", 0, id="player-straight-ante-pays",
+        "6h7d",
+        "QcJc",
+        "2s5h9c8d3s",
+        10,
+        0,
+        ["play", "check", "bet"],
+        "win",
+        (10, 20, 0, 10),
+        "",
+        0,
+        id="player-straight-ante-pays",
     ),
     pytest.param(
-        "6h7h", "QcJc", "2h5h9h8dKs", 20, 0, ["play", "bet", "check"], "win", (20, 40, 20, 0),
-        "", 0, id="player-flush-ante-pays",
+        "6h7h",
+        "QcJc",
+        "2h5h9h8dKs",
+        20,
+        0,
+        ["play", "bet", "check"],
+        "win",
+        (20, 40, 20, 0),
+        "",
+        0,
+        id="player-flush-ante-pays",
     ),
     pytest.param(
-        "6h7d", "QcJc", "2s5h9c8d3s", 10, 0, ["fold"], "fold", (-10, 0, 0, 0),
-        "", 0, id="fold-loses-the-ante",
+        "6h7d",
+        "QcJc",
+        "2s5h9c8d3s",
+        10,
+        0,
+        ["fold"],
+        "fold",
+        (-10, 0, 0, 0),
+        "",
+        0,
+        id="fold-loses-the-ante",
     ),
 ]
 
@@ -139,7 +193,9 @@ def test_main_settlement_lines(
     better: flop, turn, river 1 to 1, the ante 1 to 1 with a straight or better, else it
     pushes; a fold loses the ante. Each line moves exactly those chips in the ledger."""
     _fund(store, 1)
-    cash, last = _play(store, clock, [hole], dealer, board, [(ante, bonus)], [(1, m) for m in moves])
+    cash, last = _play(
+        store, clock, [hole], dealer, board, [(ante, bonus)], [(1, m) for m in moves]
+    )
     r = last["results"][0]
     assert r["outcome"] == outcome
     assert (r["ante_net"], r["flop_net"], r["turn_net"], r["river_net"]) == nets
@@ -165,7 +221,13 @@ def test_bonus_paid_when_playing_and_losing(store: Store, clock: FakeClock) -> N
     """R-BONUS-4 with R-BONUS-3: win or lose the main game, the bonus is added to it."""
     _fund(store, 1)
     cash, last = _play(
-        store, clock, ["AsKs"], "9c9d", "Ts8h5s4hJc", [(10, 25)], [(1, "play"), (1, "bet"), (1, "bet")]
+        store,
+        clock,
+        ["AsKs"],
+        "9c9d",
+        "Ts8h5s4hJc",
+        [(10, 25)],
+        [(1, "play"), (1, "bet"), (1, "bet")],
     )
     r = last["results"][0]
     assert r["outcome"] == "lose" and r["bonus_net"] == 25 * 25
@@ -214,7 +276,8 @@ def test_void_returns_every_escrowed_chip(store: Store, clock: FakeClock) -> Non
     assert cash.open_rounds("casino-t") == ["r-open"]
 
     async def restart() -> None:
-        from croupier.casino.table import CasinoActor, CasinoTableConfig
+        from croupier.casino.table import CasinoTableConfig
+        from croupier.table.casino_actor import CasinoActor
         from croupier.table.clock import FakeClock as TableClock
 
         actor = CasinoActor.restore(CasinoTableConfig("casino-t"), cash, TableClock())
@@ -238,9 +301,7 @@ def test_audit_sees_stuck_casino_chips(store: Store, clock: FakeClock) -> None:
     # a bug marks the round settled without paying: the escrow is stuck
     from croupier.store.schema import casino_rounds
 
-    store.db.run(
-        lambda conn: conn.execute(casino_rounds.update().values(status="void"))
-    )
+    store.db.run(lambda conn: conn.execute(casino_rounds.update().values(status="void")))
     report = store.audit()
     assert not report.ok
     assert any("casino:casino-t:1 holds 10" in d for d in report.discrepancies)

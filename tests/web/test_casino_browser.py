@@ -17,7 +17,9 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def cs(page: Any, expr: str) -> Any:
     """An expression over the casino state ``s`` of the page."""
-    return page.evaluate(f"(() => {{ const s = window.__croupier.casino.state; return {expr}; }})()")
+    return page.evaluate(
+        f"(() => {{ const s = window.__croupier.casino.state; return {expr}; }})()"
+    )
 
 
 def num(page: Any, sel: str) -> int:
@@ -101,7 +103,9 @@ def test_two_players_mouse_rounds_then_keyboard_round(
         place(pa, 1, "ante")  # an ante of 1 is raised to the minimum 2
         place(pa, 5, "bonus")
         pa.click("#c-deal")
-        pa.wait_for_function("window.__croupier.casino.state.seats[window.__croupier.casino.state.you.seat].ready")
+        pa.wait_for_function(
+            "window.__croupier.casino.state.seats[window.__croupier.casino.state.you.seat].ready"
+        )
         assert "2" in pa.inner_text("#c-message")  # the raise is said
         place(pb, 25, "ante")
         pb.click("#c-deal")
@@ -179,7 +183,9 @@ def test_two_players_mouse_rounds_then_keyboard_round(
         b.close()
 
 
-def test_pay_tables_hint_french_and_phone(server: Server, playwright_: Any, artifacts: Path) -> None:
+def test_pay_tables_hint_french_and_phone(
+    server: Server, playwright_: Any, artifacts: Path
+) -> None:
     """R-BONUS-3, R-BONUS-4: the pay tables and the exact returns are shown; the strategy
     hint gives the optimal move; the page is fully French in French; it fits a phone."""
     p = Page(playwright_, 390, 844)
@@ -191,17 +197,23 @@ def test_pay_tables_hint_french_and_phone(server: Server, playwright_: Any, arti
         sit(page)
         rows = page.locator("#c-bonus-table tr").count()
         assert rows == 8
-        assert "1000" in page.inner_text("#c-bonus-table") and "-2.0369 %" in page.inner_text("#c-returns")
+        assert "1000" in page.inner_text("#c-bonus-table") and "-2.0369 %" in page.inner_text(
+            "#c-returns"
+        )
         assert "-8.5406 %" in page.inner_text("#c-returns")
         page.check("#c-hint-on")
         place(page, 5, "ante")
         page.click("#c-deal")
         page.wait_for_selector("#c-play:not([hidden])")
-        page.wait_for_function("/optimal|optimal/i.test(document.querySelector('#c-hint').textContent) && !/…/.test(document.querySelector('#c-hint').textContent)")
+        page.wait_for_function(
+            "/optimal|optimal/i.test(document.querySelector('#c-hint').textContent) && !/…/.test(document.querySelector('#c-hint').textContent)"
+        )
         page.click("#c-play") if page.is_enabled("#c-play") else page.click("#c-fold")
         page.wait_for_function("window.__croupier.casino.state.phase !== 'preflop'")
         if cs(page, "s.phase") == "turn":
-            page.wait_for_function("/%/.test(document.querySelector('#c-hint').textContent)", timeout=30000)
+            page.wait_for_function(
+                "/%/.test(document.querySelector('#c-hint').textContent)", timeout=30000
+            )
             page.screenshot(path=str(artifacts / "casino-390-turn.png"), full_page=True)
         # French
         page.select_option("#lang", "fr")

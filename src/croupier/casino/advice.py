@@ -84,10 +84,14 @@ def _counts(hole: Sequence[Card], board: Sequence[Card]) -> tuple[int, int, int]
 
 def advise(hole: Sequence[Card], board: Sequence[Card]) -> Advice:
     """The optimal decision with these hole cards and this board (0, 3 or 4 cards)."""
-    if len(hole) != 2 or len(board) not in (0, 3, 4) or len({*hole, *board}) != len(hole) + len(
-        board
+    if (
+        len(hole) != 2
+        or len(board) not in (0, 3, 4)
+        or len({*hole, *board}) != len(hole) + len(board)
     ):
-        raise IllegalActionError("no_advice", "advice needs two hole cards and 0, 3 or 4 board cards")
+        raise IllegalActionError(
+            "no_advice", "advice needs two hole cards and 0, 3 or 4 board cards"
+        )
     name = hand_class(int(hole[0]), int(hole[1]))
     if not board:
         return Advice("fold" if name in OPTIMAL_FOLDS else "play", name)

@@ -120,7 +120,8 @@ class MemoryCashier:
         have = self.balance(player)
         if amount > have:
             raise CashierError(
-                "insufficient_chips", f"player {player} holds {have} chips, {amount} are needed",
+                "insufficient_chips",
+                f"player {player} holds {have} chips, {amount} are needed",
                 player,
             )
         self.keys.add(key)

@@ -1,9 +1,9 @@
 """The live casino table of Texas Hold'em Bonus: seats, bets, a shared deck, decisions on
 a clock, money through a :class:`~croupier.casino.cashier.Cashier` (R-BONUS-1 … 5).
 
-:class:`CasinoTable` is the synchronous owner of one table; :class:`CasinoActor` runs it
-as one asyncio task fed through a mailbox (the design of the poker tables), so it is the
-only writer. Players sit at up to :attr:`BonusConfig.max_players` seats. Between rounds
+:class:`CasinoTable` is the synchronous owner of one table;
+:class:`croupier.table.casino_actor.CasinoActor` runs it as one asyncio task fed through a
+mailbox (the design of the poker tables), so it is the only writer. Players sit at up to :attr:`BonusConfig.max_players` seats. Between rounds
 each seated player places an ante (2–1000, raised to the minimum) and an optional bonus
 bet (1–25) and presses *Deal*; the round starts when every seated player is ready, or
 ``gather_seconds`` after the first one was. One shuffled 52-card deck serves the round:
@@ -19,7 +19,6 @@ crash voids every round it had open: each escrowed chip goes back (R-CRASH-1).
 Views are per audience: a player sees their own hole cards, never the others' nor the
 dealer's until the round is settled, and never a burnt card.
 
->>> import asyncio
 >>> from croupier.casino.cashier import MemoryCashier
 >>> from croupier.engine.rng import SeededShuffler
 >>> class Clock:   # a clock that never fires (the doctest decides for everyone)
@@ -40,8 +39,6 @@ True
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import hashlib
 import secrets
 import uuid
@@ -70,11 +67,10 @@ from croupier.engine.evaluate import describe, high
 from croupier.engine.rng import Shuffler, SystemShuffler
 
 __all__ = [
-    "CasinoActor",
+    "Cancel",
     "CasinoResult",
     "CasinoTable",
     "CasinoTableConfig",
-    "Cancel",
     "Deal",
     "Decide",
     "Sit",
@@ -415,9 +411,7 @@ class CasinoTable:
                     {"seat": i, "player": players[i], "ante": b.ante, "bonus": b.bonus}
                     for i, b in zip(order, bets, strict=True)
                 ],
-                "commitment": hashlib.sha256(
-                    (format_cards(deck) + salt).encode()
-                ).hexdigest(),
+                "commitment": hashlib.sha256((format_cards(deck) + salt).encode()).hexdigest(),
                 "deck": format_cards(deck),
                 "salt": salt,
             }
@@ -475,7 +469,9 @@ class CasinoTable:
         try:
             move = Move(cmd.move)
         except ValueError:
-            return _refuse("unknown_action", f"moves are fold, play, check and bet, not {cmd.move!r}")
+            return _refuse(
+                "unknown_action", f"moves are fold, play, check and bet, not {cmd.move!r}"
+            )
         player = self.round_seats.index(seat)
         return self._apply(BonusAction(player, move))
 
@@ -511,9 +507,7 @@ class CasinoTable:
         assert self.round_id is not None
         tid, rid = self.config.table_id, self.round_id
         players = [self.seats[i].player for i in self.round_seats]
-        results = [
-            (players[r.player], r.wagered, r.paid) for r in ended.results
-        ]
+        results = [(players[r.player], r.wagered, r.paid) for r in ended.results]
         outcome = {"house_net": ended.house_net, "round_no": self.round_no}
         self.cashier.settle(tid, rid, results, outcome)
         self.last = {
@@ -554,7 +548,7 @@ class CasinoTable:
         me = None if audience is None else self.seat_of(audience)
         now = self.clock.now()
         legal = None if state is None else legal_actions(state)
-        seats = []
+        seats: list[dict[str, Any] | None] = []
         for i in range(self.config.seats):
             s = self.seats.get(i)
             if s is None:
@@ -562,7 +556,9 @@ class CasinoTable:
                 continue
             row: dict[str, Any] = {"seat": i, "name": s.name, "leaving": s.leaving}
             waiting = self.ready.get(i)
-            row["ready"] = None if waiting is None else {"ante": waiting.ante, "bonus": waiting.bonus}
+            row["ready"] = (
+                None if waiting is None else {"ante": waiting.ante, "bonus": waiting.bonus}
+            )
             if state is not None and i in self.round_seats:
                 p = self.round_seats.index(i)
                 rs = state.seats[p]
@@ -577,12 +573,13 @@ class CasinoTable:
         you: dict[str, Any] | None = None
         if me is not None and audience is not None:
             you = {"seat": me, "balance": self.cashier.balance(audience), "legal": None}
-            if state is not None and legal is not None and me in self.round_seats:
-                if self.round_seats.index(me) == legal.player:
-                    you["legal"] = {
-                        "moves": [m.value for m in legal.moves],
-                        "amount": legal.amount,
-                    }
+            if (
+                state is not None
+                and legal is not None
+                and me in self.round_seats
+                and self.round_seats.index(me) == legal.player
+            ):
+                you["legal"] = {"moves": [m.value for m in legal.moves], "amount": legal.amount}
         return {
             "type": "casino_state",
             "table_id": self.config.table_id,
@@ -641,78 +638,3 @@ def _result_dict(r: Any) -> dict[str, Any]:
 def paytable_json() -> dict[str, Any]:
     """The pay tables for a client (R-BONUS-3, R-BONUS-4)."""
     return {"bonus": [{"key": b.key, "pays": b.pays} for b in BONUS_LINES if b.pays > 0]}
-
-
-class CasinoActor:
-    """Runs a :class:`CasinoTable` as one asyncio task with a mailbox (the only writer).
-
-    If the table raises, the actor stops (``crashed``); :meth:`restore` starts a new one
-    that voids the rounds left open (R-CRASH-1)."""
-
-    def __init__(self, table: CasinoTable) -> None:
-        self.table = table
-        self._queue: asyncio.Queue[tuple[Any, asyncio.Future[CasinoResult | None]]] = (
-            asyncio.Queue()
-        )
-        self.crashed: BaseException | None = None
-        table.wake = self.post
-        self._task = asyncio.get_running_loop().create_task(self._run())
-
-    @classmethod
-    def restore(
-        cls,
-        config: CasinoTableConfig,
-        cashier: Cashier,
-        clock: Clock,
-        shuffler: Shuffler | None = None,
-    ) -> CasinoActor:
-        """A table whose open rounds (if any) are voided first (call in a running loop)."""
-        table = CasinoTable(config, cashier, clock, shuffler)
-        table.recover()
-        return cls(table)
-
-    @property
-    def alive(self) -> bool:
-        return self.crashed is None and not self._task.done()
-
-    def post(self, msg: Any) -> asyncio.Future[CasinoResult | None]:
-        fut: asyncio.Future[CasinoResult | None] = asyncio.get_running_loop().create_future()
-        if not self.alive:
-            fut.set_exception(CodedError("table_down", "the table is not running"))
-            fut.exception()
-            return fut
-        self._queue.put_nowait((msg, fut))
-        return fut
-
-    async def submit(self, cmd: Command) -> CasinoResult:
-        result = await self.post(cmd)
-        assert result is not None
-        return result
-
-    async def _run(self) -> None:
-        while True:
-            msg, fut = await self._queue.get()
-            try:
-                result = self.table.handle(msg)
-            except BaseException as exc:  # unknown state: stop, the cashier's journal survives
-                self.crashed = exc
-                if not fut.done():
-                    fut.set_exception(exc)
-                self._fail_pending(exc)
-                return
-            if not fut.done():
-                fut.set_result(result)
-
-    def _fail_pending(self, exc: BaseException) -> None:
-        while not self._queue.empty():
-            _, fut = self._queue.get_nowait()
-            if not fut.done():
-                fut.set_exception(CodedError("table_down", f"the table stopped: {exc}"))
-
-    async def stop(self) -> None:
-        self._task.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await self._task
-        if self.crashed is None:
-            self.crashed = asyncio.CancelledError()
-        self._fail_pending(self.crashed)

@@ -13,8 +13,10 @@ connection calls it for types the main protocol does not know.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
+import secrets
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, TypeAdapter, ValidationError
@@ -23,10 +25,9 @@ from croupier.casino.advice import advise
 from croupier.casino.bonus import BonusConfig
 from croupier.casino.paytable import BONUS_LINES
 from croupier.casino.table import (
-    CasinoActor,
+    Cancel,
     CasinoResult,
     CasinoTableConfig,
-    Cancel,
     Deal,
     Decide,
     Sit,
@@ -34,6 +35,7 @@ from croupier.casino.table import (
 )
 from croupier.engine.errors import CodedError
 from croupier.store.casino import LedgerCashier
+from croupier.table.casino_actor import CasinoActor
 from croupier.table.clock import AsyncioClock, Clock
 
 if TYPE_CHECKING:
@@ -177,7 +179,7 @@ class CasinoRoom:
     def open(self, config: CasinoTableConfig) -> CasinoActor:
         """Open (or restore) a table: rounds it left open are voided first."""
         self.configs[config.table_id] = config
-        actor = CasinoActor.restore(config, self.cashier, self.clock)  # type: ignore[arg-type]
+        actor = CasinoActor.restore(config, self.cashier, self.clock)
         self.actors[config.table_id] = actor
         return actor
 
@@ -222,12 +224,21 @@ def _subs(session: WsSession) -> dict[str, tuple[CasinoActor, int]]:
     return subs
 
 
-def casino_cleanup(session: WsSession) -> None:
-    """The connection closed: stop its casino views (a seated player's round goes on; the
-    clock decides for them)."""
-    for actor, token in _subs(session).values():
+async def casino_cleanup(session: WsSession) -> None:
+    """The connection closed: stop its casino views and give up the player's seats (a
+    round in play goes on: the clock folds or checks for them, then the seat frees). A
+    connection replaced by the same account's new one keeps the seats."""
+    subs = _subs(session)
+    for actor, token in subs.values():
         actor.table.unsubscribe(token)
-    _subs(session).clear()
+    pid = session.player_id
+    room: CasinoRoom | None = getattr(session.sv, "casino", None)
+    if pid is not None and not session.replaced and room is not None:
+        for tid, actor in room.actors.items():
+            if actor.alive and actor.table.seat_of(pid) is not None:
+                with contextlib.suppress(Exception):
+                    await actor.submit(Stand(f"sys:{tid}:{secrets.token_hex(6)}", pid))
+    subs.clear()
 
 
 def _ack(session: WsSession, cid: str | None, table_id: str, result: CasinoResult) -> None:
@@ -261,12 +272,19 @@ async def casino_dispatch(session: WsSession, raw: str | bytes) -> bool:
     except ValidationError as exc:
         first = exc.errors()[0]
         where = ".".join(str(p) for p in first["loc"][1:]) or "message"
-        session.send({"type": "error", "code": "invalid", "message": f"{where}: {first['msg']}", "id": cid})
+        session.send(
+            {"type": "error", "code": "invalid", "message": f"{where}: {first['msg']}", "id": cid}
+        )
         return True
     room: CasinoRoom | None = getattr(session.sv, "casino", None)
     actor = None if room is None else room.actor(msg.table_id)
     if room is None or actor is None:
-        _ack(session, cid or "-", msg.table_id, CasinoResult(False, "unknown_table", "no such casino table"))
+        _ack(
+            session,
+            cid or "-",
+            msg.table_id,
+            CasinoResult(False, "unknown_table", "no such casino table"),
+        )
         return True
     try:
         await _handle(session, room, actor, msg)

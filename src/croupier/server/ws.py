@@ -143,7 +143,7 @@ class WsSession:
 
     async def _cleanup(self) -> None:
         self.sv.hub.remove(self)
-        casino_cleanup(self)
+        await casino_cleanup(self)
         if self.account is not None:
             self.sv.quick.cancel(str(self.account.id))
         for table_id, stream in list(self.streams.items()):

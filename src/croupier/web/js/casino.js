@@ -45,9 +45,9 @@ export class CasinoView {
     $("#c-sit").addEventListener("click", () => this.sit());
     $("#c-stand").addEventListener("click", () => this.stand());
     $("#c-lobby").addEventListener("click", () => ctx.go("#/lobby"));
-    $("#c-hint-on").checked = localStorage.getItem("croupier.casino.hint") === "1";
+    $("#c-hint-on").checked = localStorage.getItem("croupier-casino-hint") === "1";
     $("#c-hint-on").addEventListener("change", (ev) => {
-      localStorage.setItem("croupier.casino.hint", ev.target.checked ? "1" : "0");
+      localStorage.setItem("croupier-casino-hint", ev.target.checked ? "1" : "0");
       this.hintKey = null;
       this.render();
     });
@@ -286,7 +286,7 @@ export class CasinoView {
     }
     const key = `${s.round_no}:${s.phase}`;
     if (this.hintKey === key) {
-      box.hidden = !this.hintText;
+      this.renderHint();
       return;
     }
     this.hintKey = key;
@@ -299,8 +299,15 @@ export class CasinoView {
       box.hidden = true;
       return;
     }
-    const a = ack.data.advice;
-    this.hintText = a;
+    this.hintText = ack.data.advice;
+    this.renderHint();
+  }
+
+  renderHint() {
+    const box = $("#c-hint");
+    const a = this.hintText;
+    box.hidden = !a;
+    if (!a) return;
     if (a.wins + a.ties + a.losses > 0) {
       const n = a.wins + a.ties + a.losses;
       const pct = (x) => `${((100 * x) / n).toFixed(1)} %`;
