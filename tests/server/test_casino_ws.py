@@ -157,3 +157,42 @@ def test_casino_messages_need_login_and_a_known_table(database_url: str) -> None
 
     with running(fast_settings(database_url)) as srv:
         asyncio.run(scenario(srv.ws_url))
+
+
+def test_a_crashed_casino_actor_is_restored_and_the_round_voided(database_url: str) -> None:
+    """R-CRASH-1: the casino actor stops on an error in the middle of a round (the ledger
+    refuses a write); the next message restores the table, the round is voided, every bet
+    is back, watchers keep receiving the table, the audit balances."""
+
+    async def scenario(base: str, ws: str, app: Any) -> int:
+        token = register_and_login(base, "crashme")
+        uid = _chips(base, token, 300)
+        c = await Client.open(ws, token)
+        assert (await c.command({"type": "casino_subscribe", "table_id": TABLE}))["accepted"]
+        assert (await c.command({"type": "casino_sit", "table_id": TABLE}))["accepted"]
+        deal = {"type": "casino_deal", "table_id": TABLE, "ante": 20, "bonus": 5}
+        assert (await c.command(deal))["accepted"]
+        await _state(c, lambda f: f["phase"] == "preflop")
+        room = app.state.services.casino
+        actor = room.actors[TABLE]
+
+        def broken(*args: Any) -> None:
+            raise RuntimeError("the database went away")
+
+        actor.table.cashier = type("Broken", (), {"wager": broken, "balance": lambda s, p: 0})()
+        ack = await c.command({"type": "casino_decide", "table_id": TABLE, "move": "play"})
+        assert not ack["accepted"] and ack["code"] == "table_down"
+        assert not actor.alive
+        ack = await c.command({"type": "casino_sit", "table_id": TABLE})  # restores it
+        assert room.actors[TABLE] is not actor and room.actors[TABLE].alive
+        view = await _state(c, lambda f: f["phase"] == "betting" and f["round_no"] == 0)
+        assert view["you"] is None or view["you"]["balance"] == 300
+        await c.close()
+        return uid
+
+    settings = fast_settings(database_url)
+    with running(settings) as srv:
+        uid = asyncio.run(scenario(srv.url, srv.ws_url, srv.app))
+    with open_store(database_url) as store:
+        assert store.audit().ok
+        assert store.ledger.balances(uid).chips == 300

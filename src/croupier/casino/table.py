@@ -246,6 +246,13 @@ class CasinoTable:
         callback(self.view(player))
         return self._next_sub
 
+    def adopt_watchers(self, other: CasinoTable) -> None:
+        """Take over the subscribers of ``other`` (the table this one replaces after a
+        crash) and send them the new state."""
+        self._subs.update(other._subs)
+        self._next_sub = max(self._next_sub, other._next_sub)
+        self._publish()
+
     def unsubscribe(self, token: int) -> None:
         self._subs.pop(token, None)
 
@@ -343,7 +350,15 @@ class CasinoTable:
             if cmd.ante == 0:
                 raise CodedError("no_bet", "place an ante first")
             ante = normalize_ante(game, cmd.ante)
-            start_round(game, [Bets(ante, cmd.bonus)], DECK_52)  # checks the bonus bet
+            bonus = cmd.bonus
+            if not isinstance(bonus, int) or isinstance(bonus, bool):
+                raise CodedError("bad_amount", f"a bonus bet is a whole number, not {bonus!r}")
+            if bonus and not game.bonus_min <= bonus <= game.bonus_max:
+                raise CodedError(
+                    "bonus_out_of_range",
+                    f"the bonus bet is 0 (none) or {game.bonus_min} to {game.bonus_max}, "
+                    f"not {bonus}",
+                )
         except CodedError as exc:
             return _refuse(exc.code, str(exc))
         have = self.cashier.balance(self.seats[seat].player)

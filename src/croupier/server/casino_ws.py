@@ -189,7 +189,9 @@ class CasinoRoom:
             return None
         if not actor.alive:  # it stopped on an error: restore it (voids the open round)
             log.error("casino table %s stopped (%r); restoring it", table_id, actor.crashed)
+            old = actor.table
             actor = self.open(self.configs[table_id])
+            actor.table.adopt_watchers(old)
         return actor
 
     def summaries(self) -> list[dict[str, Any]]:
@@ -330,7 +332,14 @@ async def _handle(session: WsSession, room: CasinoRoom, actor: CasinoActor, msg:
         cmd = Cancel(msg.id, pid)
     else:
         cmd = Decide(msg.id, pid, msg.move)
-    _ack(session, msg.id, tid, await actor.submit(cmd))
+    try:
+        result = await actor.submit(cmd)
+    except CodedError:
+        raise
+    except Exception as exc:  # the table stopped on this message: the next one restores it
+        log.exception("casino table %s failed", tid)
+        result = CasinoResult(False, "table_down", f"the table stopped: {type(exc).__name__}")
+    _ack(session, msg.id, tid, result)
 
 
 async def _hint(actor: CasinoActor, pid: str) -> CasinoResult:
