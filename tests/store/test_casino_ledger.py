@@ -320,3 +320,42 @@ def test_insufficient_funds_refused_atomically(store: Store, clock: FakeClock) -
     assert err.value.code == "insufficient_chips" and err.value.player == "2"
     assert store.ledger.balance(user_account(1)) == 100
     assert cash.open_rounds("casino-t") == []
+
+
+def test_admin_audit_prints_the_house_result(url: str, clock: FakeClock) -> None:
+    """`croupier admin audit` shows the casino house's result among the held balances and
+    fails on chips stuck in a casino escrow."""
+    import typer
+    from typer.testing import CliRunner
+
+    from croupier.cli import admin
+    from croupier.store import open_store
+
+    with open_store(url, clock=clock) as store:
+        _fund(store, 1)
+        _play(
+            store,
+            clock,
+            ["6h7d"],
+            "QcJc",
+            "2s5h9c8d3s",
+            [(10, 0)],
+            [(1, "play"), (1, "bet"), (1, "bet")],
+        )
+        house = store.ledger.balance(HOUSE_CASINO)
+    assert house == -50  # straight: ante 10 + flop 20 + turn 10 + river 10 paid
+    app = typer.Typer()
+    admin.register(app)
+
+    @app.command()
+    def version() -> None:
+        """Unused."""
+
+    result = CliRunner().invoke(app, ["admin", "audit", "--db", url])
+    assert result.exit_code == 0, result.output
+    assert "casino_house -50" in result.output and "no discrepancies" in result.output
+    with open_store(url, clock=clock) as store:
+        cash = LedgerCashier(store.db, store.ledger, clock=clock)
+        cash.open_round("casino-t", "r-stuck", {"seats": []}, [("1", 10)])  # seats nobody
+    result = CliRunner().invoke(app, ["admin", "audit", "--db", url])
+    assert result.exit_code == 1 and "casino:casino-t:1 holds 10" in result.output
