@@ -173,8 +173,15 @@ class CasinoRoom:
         self.configs: dict[str, CasinoTableConfig] = {}
         self.actors: dict[str, CasinoActor] = {}
         self.cashier = LedgerCashier(sv.store.db, sv.store.ledger, clock=sv.wall)
-        self.info = casino_info(BonusConfig())
+        self._info: dict[str, Any] | None = None
         self.voided: list[str] = []
+
+    @property
+    def info(self) -> dict[str, Any]:
+        """The pay tables and exact returns (computed on first use, then kept)."""
+        if self._info is None:
+            self._info = casino_info(BonusConfig())
+        return self._info
 
     def open(self, config: CasinoTableConfig) -> CasinoActor:
         """Open (or restore) a table: rounds it left open are voided first."""
