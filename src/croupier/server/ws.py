@@ -16,8 +16,8 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from croupier.accounts import Account, AccountError, Guest
 from croupier.lobby import LobbyError, invitation_code, private_spec
 from croupier.server import protocol as P
-from croupier.server.chattext import clean_chat
 from croupier.server.casino_ws import casino_cleanup, casino_dispatch
+from croupier.server.chattext import clean_chat
 from croupier.server.protocol import CloseCode, ProtocolError, error, parse_client
 from croupier.server.ratelimit import Bucket
 from croupier.server.security import connection_ip

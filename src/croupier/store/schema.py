@@ -165,7 +165,6 @@ hand_players = sa.Table(
     sa.Index("ix_hand_players_user", "user_id", "archive_id"),
 )
 
-<<<<<<< HEAD
 protection_uses = sa.Table(
     "protection_uses",
     metadata,
@@ -186,7 +185,7 @@ server_boots = sa.Table(
     sa.Column("journal_mark", sa.BigInteger(), nullable=False),
     sa.Column("recovered_ms", sa.BigInteger(), nullable=True),
 )
-=======
+
 casino_rounds = sa.Table(
     "casino_rounds",
     metadata,
@@ -201,4 +200,3 @@ casino_rounds = sa.Table(
 )
 """One row per Texas Hold'em Bonus round (``croupier.store.casino``): the seats, bets and
 deck commitment at the start, ``open`` → ``settled`` | ``void``, the settlement transfer."""
->>>>>>> 1510ff5 (casino: Texas Hold'em Bonus table actor, ledger cashier (casino_rounds, migration 0006), WebSocket messages, browser page, lobby listing, optimal-play hint)
