@@ -21,7 +21,7 @@ from tests.server.live import free_port
 TABLES = [f"bots-{i}" for i in range(1, 21)]
 
 
-def _start(url: str, port: int, log: Path) -> subprocess.Popen[bytes]:
+def _start(url: str, port: int, log: Path, **extra: str) -> subprocess.Popen[bytes]:
     env = {
         **os.environ,
         "CROUPIER_DATABASE_URL": url,
@@ -31,6 +31,7 @@ def _start(url: str, port: int, log: Path) -> subprocess.Popen[bytes]:
         "CROUPIER_TESTING": "1",
         "CROUPIER_BOT_DELAY_SECONDS": "0.005",
         "CROUPIER_BETWEEN_HANDS_SECONDS": "0.01",
+        **extra,
     }
     with log.open("ab") as out:
         proc = subprocess.Popen(
@@ -111,3 +112,102 @@ def test_sigkill_mid_hands_restart_voids_and_refunds(database_url: str, tmp_path
             assert len(voids) == 1 and voids[0].reason == "crash"
             expected = {s.player_id: s.stack for s in before[tid].seats}  # type: ignore[attr-defined]
             assert {s.player_id: s.stack for s in voids[0].seats} == expected
+
+
+@pytest.mark.slow
+def test_sigkill_mid_casino_round_voids_and_returns_every_bet(
+    database_url: str, tmp_path: Path
+) -> None:
+    """R-CRASH-1 at the casino table (Texas Hold'em Bonus): the server is killed after a
+    player's ante, bonus and flop bets are on the felt; at restart the round is voided,
+    every chip is back in the player's balance, the audit balances, and the table deals
+    again."""
+    import asyncio
+
+    from croupier.store.casino import casino_escrow
+    from croupier.store.ledger import user_account
+    from croupier.store.schema import casino_rounds
+    from tests.server.live import ORIGIN, Client, register_and_login
+
+    log = tmp_path / "server.log"
+    port = free_port()
+    env = {
+        "CROUPIER_BOT_TABLES": "0",
+        "CROUPIER_CASINO_DECISION_SECONDS": "60",
+        "CROUPIER_ALLOWED_ORIGINS": ORIGIN,
+    }
+    proc = _start(database_url, port, log, **env)
+    base, ws = f"http://127.0.0.1:{port}", f"ws://127.0.0.1:{port}/ws"
+
+    async def until(c: Client, phase: str) -> dict[str, object]:
+        for f in c.frames:
+            if f.get("type") == "casino_state" and f["phase"] == phase:
+                return f
+        while True:
+            f = await c.recv()
+            if f.get("type") == "casino_state" and f["phase"] == phase:
+                return f
+
+    async def bet_then_kill(token: str) -> None:
+        c = await Client.open(ws, token)
+        assert (await c.command({"type": "casino_subscribe", "table_id": "casino-1"}))["accepted"]
+        assert (await c.command({"type": "casino_sit", "table_id": "casino-1"}))["accepted"]
+        deal = {"type": "casino_deal", "table_id": "casino-1", "ante": 10, "bonus": 5}
+        assert (await c.command(deal))["accepted"]
+        await until(c, "preflop")
+        play = {"type": "casino_decide", "table_id": "casino-1", "move": "play"}
+        assert (await c.command(play))["accepted"]
+        await until(c, "turn")
+        proc.send_signal(signal.SIGKILL)
+        proc.wait(30)
+
+    try:
+        token = register_and_login(base, "crashy")
+        r = httpx.post(
+            base + "/api/exchange",
+            json={"diamonds": 500, "key": "crash-casino-1"},
+            headers={"Origin": ORIGIN, "Authorization": f"Bearer {token}"},
+        )
+        uid = int(r.json()["id"])
+        asyncio.run(bet_then_kill(token))
+    finally:
+        if proc.poll() is None:
+            proc.send_signal(signal.SIGKILL)
+            proc.wait(30)
+    with open_store(database_url) as store:
+        assert store.ledger.balance(user_account(uid)) == 500 - 35
+        assert store.ledger.balance(casino_escrow("casino-1", uid)) == 35
+        assert store.audit().ok  # the escrow belongs to an open round: nothing stuck
+
+    port = free_port()
+    proc = _start(database_url, port, log, **env)
+    base, ws = f"http://127.0.0.1:{port}", f"ws://127.0.0.1:{port}/ws"
+
+    async def play_again(token: str) -> None:
+        c = await Client.open(ws, token)
+        assert (await c.command({"type": "casino_subscribe", "table_id": "casino-1"}))["accepted"]
+        assert (await c.command({"type": "casino_sit", "table_id": "casino-1"}))["accepted"]
+        deal = {"type": "casino_deal", "table_id": "casino-1", "ante": 10}
+        assert (await c.command(deal))["accepted"]
+        await until(c, "preflop")
+        fold = {"type": "casino_decide", "table_id": "casino-1", "move": "fold"}
+        assert (await c.command(fold))["accepted"]
+        await c.close()
+
+    try:
+        with open_store(database_url) as store:  # voided at start, before any message
+            assert store.ledger.balance(user_account(uid)) == 500
+        asyncio.run(play_again(token))
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(60) in (0, -signal.SIGTERM), log.read_text()[-3000:]
+    with open_store(database_url) as store:
+        report = store.audit()
+        assert report.ok, report.discrepancies
+        assert store.ledger.balance(user_account(uid)) == 490
+        assert store.ledger.balance(casino_escrow("casino-1", uid)) == 0
+        rows = store.db.run(lambda conn: conn.execute(casino_rounds.select()).all())
+        status = sorted(str(r.status) for r in rows)
+        assert status == ["settled", "void"]
+        void = next(r for r in rows if r.status == "void")
+        assert void.outcome == {"reason": "crash", "returned": {str(uid): 35}}

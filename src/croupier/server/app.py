@@ -35,6 +35,7 @@ from croupier.engine.game import GAME_PRESETS
 from croupier.lobby import DEFAULT_TABLES, QuickMatch, TableSpec
 from croupier.lobby.catalog import invitation_code
 from croupier.server.abuse import GuessLimiter, PrivateCaps
+from croupier.server.casino_ws import CasinoRoom, open_casino
 from croupier.server.http import routes
 from croupier.server.hub import Hub
 from croupier.server.private_idle import IdlePrivateTables
@@ -73,6 +74,7 @@ class Services:
     tournaments: TournamentRegistry | None = None
     guesses: GuessLimiter = field(default_factory=lambda: GuessLimiter(per_minute=10, burst=5))
     private_caps: PrivateCaps | None = None
+    casino: CasinoRoom | None = None
 
     def now(self) -> float:
         return asyncio.get_running_loop().time()
@@ -87,6 +89,7 @@ class Services:
             "type": "lobby",
             "tables": [plain(s) for s in self.registry.summaries()],
             "tournaments": tournaments,
+            "casino": self.casino.summaries() if self.casino is not None else [],
         }
 
 
@@ -169,6 +172,7 @@ async def _start(app: Starlette, settings: Settings) -> Services:
     if closed:
         log.info("%d tables closed at restart, every stack back to its account", len(closed))
     await asyncio.to_thread(store.boots.recovered, boot.boot_id)
+    services.casino = open_casino(services)  # server/casino_ws.py (Texas Hold'em Bonus)
     services.tasks.append(asyncio.create_task(_lobby_loop(services)))
     services.tasks.append(asyncio.create_task(_match_loop(services)))
     services.tasks.append(asyncio.create_task(IdlePrivateTables(services).run()))
@@ -285,6 +289,8 @@ async def _shutdown(sv: Services) -> None:
     sv.hub.close_all(CloseCode.GOING_AWAY, "server shutting down")
     await asyncio.sleep(0.05)
     await sv.registry.close()
+    if sv.casino is not None:
+        await sv.casino.close()
     if sv.tournaments is not None:
         await sv.tournaments.close()
     await asyncio.to_thread(sv.store.close)

@@ -100,6 +100,10 @@ class Settings:
     log_level: str = "INFO"
     log_format: str = "text"
     """``text`` or ``json`` (one JSON object per line, see :mod:`croupier.logs`)."""
+    casino_tables: int = 1
+    """Public Texas Hold'em Bonus tables opened at start (``casino-1`` …; docs/bonus.md)."""
+    casino_decision_seconds: float = 20.0
+    casino_gather_seconds: float = 8.0
     extra: Mapping[str, str] = field(default_factory=dict)
 
     def __post_init__(self) -> None:

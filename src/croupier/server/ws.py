@@ -16,6 +16,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from croupier.accounts import Account, AccountError, Guest
 from croupier.lobby import LobbyError, invitation_code, private_spec
 from croupier.server import protocol as P
+from croupier.server.casino_ws import casino_cleanup, casino_dispatch
 from croupier.server.chattext import clean_chat
 from croupier.server.protocol import CloseCode, ProtocolError, error, parse_client
 from croupier.server.ratelimit import Bucket
@@ -142,6 +143,7 @@ class WsSession:
 
     async def _cleanup(self) -> None:
         self.sv.hub.remove(self)
+        await casino_cleanup(self)
         if self.account is not None:
             self.sv.quick.cancel(str(self.account.id))
         for table_id, stream in list(self.streams.items()):
@@ -193,6 +195,8 @@ class WsSession:
             try:
                 parsed = parse_client(raw)
             except ProtocolError as exc:
+                if exc.code == "unknown_type" and not first and await casino_dispatch(self, raw):
+                    continue  # a casino_* message (server/casino_ws.py)
                 self.bad += 1
                 self.send(error(exc.code, str(exc), exc.id))
                 if self.bad >= MAX_PROTOCOL_ERRORS:

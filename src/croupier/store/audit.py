@@ -24,6 +24,8 @@ Money checks (:mod:`croupier.store.audit_money`): ``escrow`` (table escrows agai
 journals and the restarts), ``rake`` (house rake and levy against the hands), ``diamonds``
 (diamonds against grants and exchanges). Tournament check
 (:mod:`croupier.store.audit_tournaments`): ``tournaments`` (pools against registrations).
+Casino check (:mod:`croupier.store.audit_casino`): ``casino`` (casino escrows against the
+open rounds, settled rounds against their transfer).
 
 >>> from croupier.store.db import Database
 >>> from croupier.store.ledger import Ledger
@@ -43,7 +45,7 @@ from typing import Any
 
 import sqlalchemy as sa
 
-from croupier.store import audit_money, audit_tournaments
+from croupier.store import audit_casino, audit_money, audit_tournaments
 from croupier.store.db import Database
 from croupier.store.schema import entries, hands, ledger_accounts, transfers
 
@@ -212,6 +214,7 @@ CHECKS: tuple[tuple[str, Check], ...] = (
     ("rake", audit_money.check_rake),
     ("diamonds", audit_money.check_diamonds),
     ("tournaments", audit_tournaments.check_tournaments),
+    ("casino", audit_casino.check_casino),
 )
 """Every check, by name, in the order they run (add yours with one line)."""
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 import sqlalchemy as sa
 
 __all__ = [
+    "casino_rounds",
     "entries",
     "hand_archive",
     "hand_players",
@@ -217,3 +218,20 @@ tournament_entries = sa.Table(
     sa.Column("position", sa.Integer(), nullable=False),
     sa.Column("created_ms", sa.BigInteger(), nullable=False),
 )
+
+# -- casino (migration 0006) ----------------------------------------------------------------
+
+casino_rounds = sa.Table(
+    "casino_rounds",
+    metadata,
+    sa.Column("table_id", sa.String(100), primary_key=True),
+    sa.Column("round_id", sa.String(64), primary_key=True),
+    sa.Column("started_ms", sa.BigInteger(), nullable=False),
+    sa.Column("record", sa.JSON(), nullable=False),
+    sa.Column("status", sa.String(8), nullable=False, index=True),
+    sa.Column("ended_ms", sa.BigInteger(), nullable=True),
+    sa.Column("outcome", sa.JSON(), nullable=True),
+    sa.Column("transfer_id", BigId, sa.ForeignKey("transfers.id"), nullable=True),
+)
+"""One row per Texas Hold'em Bonus round (``croupier.store.casino``): the seats, bets and
+deck commitment at the start, ``open`` → ``settled`` | ``void``, the settlement transfer."""

@@ -1,6 +1,7 @@
 // The client's entry point: languages, the connection and its banner, the account, and a
 // hash router over the four views (lobby, table, history, account).
 import { api } from "./api.js";
+import { CasinoView } from "./casino.js";
 import { $, $$, fmt, setRaw, setT } from "./dom.js";
 import { currentLang, initialLang, loadLanguages, onLangChange, setLang, t, translateAll } from "./i18n.js";
 import { Connection, socketUrl } from "./net.js";
@@ -121,6 +122,7 @@ function startNet() {
       ctx.welcome = net.welcome;
       lobby.onOpen();
       table.onOpen();
+      casino.onOpen();
     }
   });
   net.addEventListener("message", (ev) => {
@@ -130,7 +132,8 @@ function startNet() {
       lobby.onLobby(m);
       tournaments.onLobby(m);
       hud.onRows(m.tournaments);
-    }
+      casino.onLobby(m.casino);
+    } else if (m.type === "casino_state" || m.type === "casino_info") casino.onMessage(m);
     else if (m.type === "matched") lobby.onMatched(m);
     else if (m.type === "table_closed") toast("security.table_closed");
     else if (m.table_id && ["snapshot", "event", "subscribed", "chat", "table_info"].includes(m.type)) table.onMessage(m);
@@ -214,6 +217,7 @@ let table;
 let history;
 let tournaments;
 let hud;
+let casino;
 
 function show(view) {
   for (const v of $$(".view")) v.hidden = v.id !== `view-${view}`;
@@ -226,7 +230,11 @@ function show(view) {
 function route() {
   const hash = location.hash || "#/lobby";
   const [, view, arg] = hash.split("/");
-  if (view === "table" && arg) {
+  if (view !== "casino" && casino.tableId) casino.close();
+  if (view === "casino" && arg) {
+    show("casino");
+    casino.open(decodeURIComponent(arg));
+  } else if (view === "table" && arg) {
     show("table");
     table.open(decodeURIComponent(arg));
     hud.render();
@@ -260,6 +268,8 @@ async function main() {
   history = new History(ctx);
   tournaments = new Tournaments(ctx);
   hud = new TournamentHud(ctx);
+  casino = new CasinoView(ctx);
+  ctx.casino = casino;
   ctx.table = table;
   ctx.hud = hud;
   onLangChange(() => {
@@ -268,6 +278,8 @@ async function main() {
     history.render();
     tournaments.render();
     hud.render();
+    casino.render();
+    casino.renderPaytable();
     renderAccount();
   });
   bindAccount();
