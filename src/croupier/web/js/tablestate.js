@@ -31,6 +31,7 @@ export function emptyState(tableId) {
     // (-1: nobody) and this betting round's normal activations (the table allows 3).
     naiko: { destellos: 0, used: [], peeks: [], window: null, carrousel: null, turnUsed: -1, activations: 0 },
     voided: null,
+    away: null, // the table's report of automatic decisions taken while we were away
   };
 }
 
@@ -231,6 +232,9 @@ export function applyEvent(prev, msg, me) {
       break;
     case "acted": {
       const p = P(e.player);
+      // The engine calls every bet a "raise" (to a total): with no bet to face it is a bet.
+      const facing = !!h && h.players.some((q, i) => i !== e.player && q.bet > 0);
+      const kind = e.action === "raise" && !facing ? "bet" : e.action;
       if (p) {
         p.stack -= e.added;
         p.bet += e.added;
@@ -238,10 +242,10 @@ export function applyEvent(prev, msg, me) {
         h.pot += e.added;
         p.all_in = e.all_in;
         if (e.action === "fold") p.folded = true;
-        p.last = e.all_in && e.action !== "fold" ? "all_in" : e.action;
+        p.last = e.all_in && e.action !== "fold" ? "all_in" : kind;
       }
       if (s.actorSeat === s.handSeats[e.player]) s.legal = null;
-      pushLog(s, `log.acted.${e.all_in && e.action !== "fold" ? "all_in" : e.action}`, {
+      pushLog(s, `log.acted.${e.all_in && e.action !== "fold" ? "all_in" : kind}`, {
         name: posName(s, e.player), amount: e.amount,
       });
       break;
@@ -391,6 +395,13 @@ export function applyEvent(prev, msg, me) {
       break;
     case "protected":
       pushLog(s, "log.protected", { name: seatName(s, e.seat) });
+      break;
+    case "away_report":
+      // Private: what the table decided for us while we were away (R-TIME-2, R-TIME-3).
+      if (String(e.player_id) === String(me)) {
+        s.away = { seconds: e.away_seconds, actions: e.actions.map((a) => ({ ...a })) };
+        for (const a of e.actions) pushLog(s, "log.away", { action: a.action, secs: Math.round(a.away_seconds) });
+      }
       break;
     // Naiko mode (engine/naiko.py): public power use, private peek, end of an Ancre window.
     case "power_used":
