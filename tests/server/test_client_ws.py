@@ -61,9 +61,9 @@ async def _my_turn(c: Client, me: str, timeout: float = 30.0) -> dict[str, Any]:
 
 def test_time_bank_over_the_websocket(server: LiveServer) -> None:
     """R-TIME-1: ``{"type": "time_bank"}`` on your turn moves the deadline by your bank
-    (``time_bank_used``); after you act, ``seat_changed`` tells everyone the bank left (only
-time past the normal clock is taken from it); a
-    second use in the same turn and a use out of turn are refused with their codes."""
+        (``time_bank_used``); after you act, ``seat_changed`` tells everyone the bank left (only
+    time past the normal clock is taken from it); a
+        second use in the same turn and a use out of turn are refused with their codes."""
     token = register_and_login(server.url, "banker")
     _fund(server, token)
 
@@ -176,7 +176,7 @@ def test_croupier_serve_port_accepts_its_own_origin(tmp_path: Path) -> None:
     env = {k: v for k, v in os.environ.items() if not k.startswith("CROUPIER_")}
     env["CROUPIER_DEFAULT_TABLES"] = "false"
     cli = Path(sys.executable).parent / "croupier"
-    proc = subprocess.Popen(  # noqa: S603 - our own CLI, fixed arguments
+    proc = subprocess.Popen(
         [str(cli), "serve", "--port", str(port), "--db", f"sqlite:///{tmp_path / 'db.sqlite3'}"],
         env=env,
         stdout=subprocess.DEVNULL,
