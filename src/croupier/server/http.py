@@ -18,6 +18,7 @@ from croupier.engine.game import Game
 from croupier.history.pokerstars import PokerStarsError, PokerStarsInfo, to_pokerstars
 from croupier.server.protocol import CloseCode
 from croupier.server.registry import redacted_phh
+from croupier.server.seated import seated_tables
 from croupier.server.security import BodyError, connection_ip, connection_is_https, parse_json_body
 from croupier.store import StoreError
 from croupier.tournament import TournamentError
@@ -134,6 +135,7 @@ def _account_json(account: Account, services: Services) -> dict[str, Any]:
         "chips": b.chips,
         "diamonds": b.diamonds,
         "points": b.points,
+        "seated": seated_tables(services.registry, account.id),
     }
 
 

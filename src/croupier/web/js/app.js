@@ -6,6 +6,7 @@ import { currentLang, initialLang, loadLanguages, onLangChange, setLang, t, tran
 import { Connection, socketUrl } from "./net.js";
 import { History } from "./history.js";
 import { Lobby } from "./lobby.js";
+import { renderSeated } from "./seated.js";
 import { Sound } from "./sound.js";
 import { TableView } from "./tableview.js";
 import { Tournaments } from "./tournaments.js";
@@ -88,6 +89,7 @@ async function refreshAccount() {
 
 function renderAccount() {
   const a = ctx.account;
+  renderSeated(ctx);
   const who = $("#who");
   if (a) setRaw(who, a.name);
   else setT(who, "account.guest");
@@ -245,6 +247,7 @@ function route() {
     refreshAccount();
   } else {
     show("lobby");
+    if (ctx.account) refreshAccount(); // the seats held (back to the table)
   }
 }
 

@@ -35,6 +35,13 @@ export function emptyState(tableId) {
   };
 }
 
+const AWAY = ["fold", "check", "stand_pat", "protected", "bring_in", "decline_split", "muck", "show"];
+
+/** The translation key telling the player of one automatic decision taken while away. */
+export function awayKey(action) {
+  return AWAY.includes(action) ? `away.${action}` : "away.other";
+}
+
 function clone(s) {
   return structuredClone(s);
 }
@@ -400,7 +407,7 @@ export function applyEvent(prev, msg, me) {
       // Private: what the table decided for us while we were away (R-TIME-2, R-TIME-3).
       if (String(e.player_id) === String(me)) {
         s.away = { seconds: e.away_seconds, actions: e.actions.map((a) => ({ ...a })) };
-        for (const a of e.actions) pushLog(s, "log.away", { action: a.action, secs: Math.round(a.away_seconds) });
+        for (const a of e.actions) pushLog(s, awayKey(a.action), { secs: Math.round(a.away_seconds) });
       }
       break;
     // Naiko mode (engine/naiko.py): public power use, private peek, end of an Ancre window.

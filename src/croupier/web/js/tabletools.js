@@ -2,7 +2,7 @@
 // seconds left in your bank, R-TIME-1) and the note explaining what the table decided for
 // you while you were away (the server's private `away_report`, R-TIME-2/R-TIME-3).
 import { $, clear, el, setT } from "./dom.js";
-import { mySeat } from "./tablestate.js";
+import { awayKey, mySeat } from "./tablestate.js";
 
 /** Seconds left in your time bank (0: none at this table, or spent). */
 export function bankLeft(s, me) {
@@ -54,9 +54,7 @@ export class TableTools {
     const list = clear($("#away-lines"));
     if (!away) return;
     for (const a of away.actions) {
-      const known = ["fold", "check", "stand_pat", "protected", "bring_in", "decline_split", "muck", "show"];
-      const key = known.includes(a.action) ? `away.${a.action}` : "away.other";
-      list.append(el("li", { t: key, params: { secs: Math.round(a.away_seconds) } }));
+      list.append(el("li", { t: awayKey(a.action), params: { secs: Math.round(a.away_seconds) } }));
     }
   }
 }
