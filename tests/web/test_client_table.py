@@ -20,7 +20,7 @@ GEOMETRY_JS = """
   const shown = (sel) => [...document.querySelectorAll(sel)].filter((n) => n.getClientRects().length > 0);
   const out = {vw, vh, scrollH: document.documentElement.scrollHeight, scrollW: document.documentElement.scrollWidth,
                mainScroll: document.querySelector('main').scrollHeight - document.querySelector('main').clientHeight, parts: {}};
-  for (const sel of ['.seat', '#board', '#pots', '.seat.me', '.seat.me .cards', '.seat.me .timer', '#actionbar', '#a-fold', '#preactions', '#naiko .carrousel']) {
+  for (const sel of ['.felt-wrap', '.felt', '#naiko', '.seat', '#board', '#pots', '.seat.me', '.seat.me .cards', '.seat.me .timer', '#actionbar', '#a-fold', '#preactions', '#naiko .carrousel']) {
     out.parts[sel] = shown(sel).map(box);
   }
   return out;
@@ -75,6 +75,14 @@ def check_one_screen(page: Any, *, naiko: bool = False) -> dict[str, Any]:
     for sel in (".seat.me", ".seat.me .timer", ".seat.me .cards"):
         assert not overlap(bar, parts[sel][0]), f"the action bar covers {sel} at {vw}x{vh}"
     assert len(parts[".seat"]) == 6
+    felt = parts[".felt"][0]
+    assert felt["h"] >= 0.3 * vh or felt["h"] >= 240, f"the felt is too small at {vw}x{vh}: {parts}"
+    seats = parts[".seat"]
+    for i, a in enumerate(seats):  # no seat on top of another
+        for b in seats[i + 1 :]:
+            ov_w = min(a["r"], b["r"]) - max(a["x"], b["x"])
+            ov_h = min(a["b"], b["b"]) - max(a["y"], b["y"])
+            assert ov_w <= 4 or ov_h <= 4, f"seats overlap at {vw}x{vh}: {a} {b}"
     return g
 
 
@@ -112,7 +120,7 @@ def test_one_screen_at_three_sizes(server: Server, playwright_: Any, artifacts: 
         p.close()
 
 
-def test_naiko_powers_on_one_screen(server: Server, playwright_: Any) -> None:
+def test_naiko_powers_on_one_screen(server: Server, playwright_: Any, artifacts: Any) -> None:
     """Issue #15: at a Naiko table the powers are on the screen too (1366×768, phone)."""
     p = Page(playwright_, 1366, 768)
     try:
@@ -122,6 +130,7 @@ def test_naiko_powers_on_one_screen(server: Server, playwright_: Any) -> None:
             page.set_viewport_size({"width": w, "height": h})
             my_turn(page)
             page.wait_for_selector("#naiko .carrousel .power")
+            page.screenshot(path=str(artifacts / f"table-naiko-{w}.png"))
             check_one_screen(page, naiko=True)
             page.click("#a-check" if page.is_visible("#a-check") else "#a-fold")
             page.wait_for_function("!window.__croupier.table.busy")
