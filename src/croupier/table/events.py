@@ -79,6 +79,8 @@ class PlayerSeated(Notice):
     name: str
     is_bot: bool
     stack: int
+    time_bank: float = 0.0
+    """The seconds of time bank the player starts with (R-TIME-1)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -95,7 +95,9 @@ def sit_down(t: Table, cmd: SitDown) -> int:
     )
     t._set(seat)
     t._journal_seats("sit_down", buy_in=ref)
-    t._publish(PlayerSeated(number, seat.player_id, seat.name, seat.is_bot, seat.stack))
+    t._publish(
+        PlayerSeated(number, seat.player_id, seat.name, seat.is_bot, seat.stack, seat.time_bank)
+    )
     t._schedule_hand()
     return number
 

@@ -147,6 +147,7 @@ export function applyEvent(prev, msg, me) {
       s.seats[e.seat] = {
         seat: e.seat, player_id: e.player_id, name: e.name, is_bot: e.is_bot, stack: e.stack,
         sitting_out: false, busted: false, disconnected_at: null, leaving: false,
+        time_bank: e.time_bank || 0,
       };
       pushLog(s, "log.seated", { name: e.name, seat: e.seat + 1 });
       if (String(e.player_id) === String(me)) s.reload = null;
