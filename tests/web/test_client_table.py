@@ -8,9 +8,12 @@ from __future__ import annotations
 
 import secrets
 import time
+from collections.abc import Iterator
 from typing import Any
 
-from tests.web.conftest import Page, Server
+import pytest
+
+from tests.web.conftest import Page, Server, _need_chromium
 from tests.web.flows import exchange, ready, sign_up, state, untranslated
 
 GEOMETRY_JS = """
@@ -260,3 +263,107 @@ def test_pot_limit_and_fixed_limit_sizing(server: Server, browser_page: Page) ->
     assert page.is_hidden("#sizing") and page.is_hidden("#amount-range")
     label = page.inner_text("#a-raise")
     assert str(legal["min_raise"]) in label and ("Raise to" in label or "Bet" in label)
+
+
+class SlowBotServer(Server):
+    """A server whose bots think for 1.5 s, so there is time to pre-select an action."""
+
+    def env(self) -> dict[str, str]:
+        env = super().env()
+        env["CROUPIER_BOT_DELAY_SECONDS"] = "1.5"
+        return env
+
+
+@pytest.fixture(scope="module")
+def slow_server() -> Iterator[Server]:
+    _need_chromium()
+    s = SlowBotServer()
+    s.start()
+    yield s
+    s.close()
+
+
+PRE_LOGIC_JS = """
+async () => {
+  const m = await import('/js/preactions.js');
+  const hand = (bets, mine) => ({ street: 0, phase: 'betting', board: [], pot: 3,
+    players: bets.map((bet, i) => ({ bet, stack: 100, folded: false, all_in: false, cards: [] })) });
+  const s = { handNo: 5, legal: null, players: ['a', 'me', 'b'], hand: hand([1, 2, 6]) };
+  const facing = m.preOptions(s, 'me');
+  const free = m.preOptions({ ...s, hand: hand([2, 2, 2]) }, 'me');
+  const mine = m.preOptions({ ...s, legal: { can_check: true } }, 'me');
+  const view = { state: s, me: 'me', busy: false, ctx: {} };
+  const out = { facing, free, mine };
+  const pa = new m.PreActions(view);
+  pa.choice = { kind: 'call', toCall: 0, round: '5:0' };
+  pa.revise({ toCall: 4, kinds: ['fold_any', 'call', 'call_any'], round: '5:0' });
+  out.callCleared = pa.choice === null;
+  pa.choice = { kind: 'check', toCall: 0, round: '5:0' };
+  pa.revise({ toCall: 4, kinds: ['fold_any', 'call', 'call_any'], round: '5:0' });
+  out.checkCleared = pa.choice === null;
+  pa.choice = { kind: 'call_any', toCall: 0, round: '5:0' };
+  pa.revise({ toCall: 4, kinds: ['fold_any', 'call', 'call_any'], round: '5:0' });
+  out.callAnyKept = pa.choice !== null;
+  pa.revise({ toCall: 0, kinds: ['check_fold', 'check', 'call_any'], round: '5:1' });
+  out.newRoundCleared = pa.choice === null;
+  const d = (kind, toCall, lg) => m.preDecision({ kind, toCall }, lg);
+  out.decisions = [
+    d('check_fold', 0, { can_check: true, can_fold: true }),
+    d('check_fold', 0, { can_check: false, can_fold: true, can_call: true, call: 4 }),
+    d('call', 4, { can_call: true, call: 4 }),
+    d('call', 4, { can_call: true, call: 10 }),
+    d('call_any', 0, { can_call: true, call: 10 }),
+    d('fold_any', 0, { can_fold: true, can_call: true, call: 10 }),
+    d('check', 0, { can_call: true, call: 10, can_fold: true }),
+  ];
+  return out;
+}
+"""
+
+
+def test_pre_actions(slow_server: Server, browser_page: Page) -> None:
+    """Issue #15 pre-actions: while others act the page offers check/fold, check, call
+    (this amount), call any and fold to any bet; a ticked "call any" is sent by itself when
+    the turn comes (through the server: the log shows it), and the choices tied to an
+    amount are dropped when the amount to call changes, all of them at a new round."""
+    page = browser_page.page
+    seat_at(page, slow_server.base, "nlhe-1-2", 200)
+    logic = page.evaluate(PRE_LOGIC_JS)
+    assert logic["facing"]["kinds"] == ["fold_any", "call", "call_any"]
+    assert logic["facing"]["toCall"] == 4
+    assert logic["free"]["kinds"] == ["check_fold", "check", "call_any"]
+    assert logic["mine"] is None  # on your own turn the bar decides, not the pre-actions
+    assert logic["callCleared"] and logic["checkCleared"]
+    assert logic["callAnyKept"] and logic["newRoundCleared"]
+    assert logic["decisions"] == ["check", "fold", "call", None, "call", "fold", None]
+
+    me = page.evaluate("window.__croupier.table.me")
+    deadline = time.monotonic() + 120
+    while True:
+        assert time.monotonic() < deadline, "no chance to pre-select an action"
+        page.wait_for_selector("#preactions:not([hidden])", timeout=60000)
+        if page.is_visible("#pre-call_any"):
+            break
+    labels = page.inner_text("#preactions")
+    assert "Call any" in labels
+    page.check("#pre-call_any")
+    hand = state(page, "s.handNo")
+    n_log = state(page, "s.log.length")
+    # the turn comes: the page sends call (or check) by itself, the server confirms it
+    page.wait_for_function(
+        """([me, hand]) => {
+          const s = window.__croupier.table.state;
+          const pos = s.players.indexOf(me);
+          return s.handNo !== hand || (pos >= 0 && s.hand && ['call', 'check', 'all_in'].includes(s.hand.players[pos].last));
+        }""",
+        arg=[me, hand],
+        timeout=60000,
+    )
+    assert state(page, "s.handNo") == hand
+    mine = page.evaluate(
+        """([n]) => window.__croupier.table.state.log.slice(n).filter((e) =>
+             e.params && e.params.name === window.__croupier.account.name).map((e) => e.key)""",
+        [max(0, n_log - 5)],
+    )
+    assert any(k in ("log.acted.call", "log.acted.check") for k in mine), mine
+    assert not page.is_checked("#pre-call_any") if page.is_visible("#pre-call_any") else True
