@@ -71,7 +71,7 @@ def check_one_screen(page: Any, *, naiko: bool = False) -> dict[str, Any]:
         need.append("#naiko .carrousel")
     for sel in need:
         assert parts[sel], f"{sel} is not shown at {vw}x{vh}"
-    for sel in need + [".seat"]:
+    for sel in [*need, ".seat"]:
         for b in parts[sel]:
             assert inside(b, vw, vh), f"{sel} {b} is outside {vw}x{vh}"
     bar = parts["#actionbar"][0]
