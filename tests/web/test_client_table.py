@@ -37,6 +37,7 @@ def name() -> str:
 
 def seat_at(page: Any, base: str, table_id: str, buy_in: int, diamonds: int = 300) -> None:
     """Sign up, buy chips and take a seat at ``table_id`` (bots are there already)."""
+    page.set_default_timeout(45000)  # the machine running the tests may be loaded
     sign_up(page, base, name())
     exchange(page, diamonds)
     page.click("nav a[data-view=lobby]")
@@ -98,7 +99,11 @@ def test_one_screen_at_three_sizes(server: Server, playwright_: Any, artifacts: 
     try:
         page = p.page
         seat_at(page, server.base, "nlhe-1-2", 200)
-        for w, h, shot in ((1366, 768, "table-1366"), (1280, 720, "table-1280"), (390, 844, "table-phone")):
+        for w, h, shot in (
+            (1366, 768, "table-1366"),
+            (1280, 720, "table-1280"),
+            (390, 844, "table-phone"),
+        ):
             page.set_viewport_size({"width": w, "height": h})
             my_turn(page)
             page.wait_for_selector(".seat.me .timer:not([hidden])")
@@ -160,7 +165,9 @@ def test_reload_on_your_turn_keeps_the_decision(server: Server, browser_page: Pa
     my_turn(page, timeout=8000)
     assert time.monotonic() - started < 8
     assert state(page, "s.handNo") == hand and state(page, "s.deadline") == deadline
-    assert state(page, "s.hand.players[s.players.indexOf(window.__croupier.table.me)].cards") == cards
+    assert (
+        state(page, "s.hand.players[s.players.indexOf(window.__croupier.table.me)].cards") == cards
+    )
     assert page.is_visible(".seat.me .cards svg")
     assert page.is_hidden("#away-note")
     page.click("#a-check" if page.is_visible("#a-check") else "#a-call")
@@ -208,7 +215,9 @@ def test_time_bank_button(server: Server, browser_page: Page) -> None:
     assert "60" in page.inner_text("#a-timebank")
     before = int(page.inner_text(".seat.me .timer .secs"))
     page.click("#a-timebank")
-    page.wait_for_function("Number(document.querySelector('.seat.me .timer .secs').textContent) > 60")
+    page.wait_for_function(
+        "Number(document.querySelector('.seat.me .timer .secs').textContent) > 60"
+    )
     assert int(page.inner_text(".seat.me .timer .secs")) > before + 50
     assert page.is_hidden("#a-timebank")
     assert "time bank" in page.inner_text("#log").lower()
@@ -367,3 +376,49 @@ def test_pre_actions(slow_server: Server, browser_page: Page) -> None:
     )
     assert any(k in ("log.acted.call", "log.acted.check") for k in mine), mine
     assert not page.is_checked("#pre-call_any") if page.is_visible("#pre-call_any") else True
+
+
+def sit_more(page: Any, table_id: str) -> None:
+    """From a table, go to the lobby and sit at ``table_id`` with its minimum buy-in."""
+    page.click("#t-lobby")
+    page.wait_for_selector(f"#tables tbody tr[data-table='{table_id}']")
+    page.click(f"#tables tbody tr[data-table='{table_id}'] button.primary")
+    page.wait_for_selector("#sit-dialog[open]")
+    page.fill("#sit-amount", page.get_attribute("#sit-amount", "min") or "80")
+    page.click("#sit-form button[type=submit]")
+    try:
+        page.wait_for_function(
+            f"location.hash.includes('{table_id}') && document.querySelector('.seat.me') !== null"
+        )
+    except Exception:
+        page.screenshot(path="test-artifacts/sit-more-failed.png")
+        raise
+
+
+def test_four_tables_at_once(server: Server, playwright_: Any, artifacts: Any) -> None:
+    """Issue #15 multi-table: seated at four tables, the page shows a tab per table; the
+    tab of a table that needs you (your turn there) is highlighted while you look at
+    another, and a click brings it forward with its action bar at once."""
+    p = Page(playwright_, 1366, 768)
+    try:
+        page = p.page
+        seat_at(page, server.base, "nlhe-1-2", 80, diamonds=600)
+        for table_id in ("plo-1-2", "flhe-2-4", "naiko-1-2"):
+            sit_more(page, table_id)
+        page.wait_for_function("document.querySelectorAll('#table-tabs .table-tab').length === 4")
+        tabs = page.eval_on_selector_all("#table-tabs .table-tab", "ts => ts.map(t => t.dataset.table)")
+        assert sorted(tabs) == ["flhe-2-4", "naiko-1-2", "nlhe-1-2", "plo-1-2"]
+        assert page.get_attribute("#table-tabs .table-tab.active", "data-table") == "naiko-1-2"
+        page.wait_for_selector("#table-tabs .table-tab.needs-you", timeout=60000)
+        page.screenshot(path=str(artifacts / "table-multi.png"))
+        other = page.get_attribute("#table-tabs .table-tab.needs-you", "data-table")
+        assert other != "naiko-1-2"
+        assert "Your turn" in page.inner_text(f"#table-tabs .table-tab[data-table='{other}']")
+        page.click(f"#table-tabs .table-tab[data-table='{other}']")
+        page.wait_for_selector(f"#table-tabs .table-tab.active[data-table='{other}']")
+        my_turn(page, timeout=5000)
+        assert state(page, "s.tableId") == other
+        check_one_screen(page)
+        assert p.unexpected() == []
+    finally:
+        p.close()

@@ -6,6 +6,7 @@ import { currentLang, initialLang, loadLanguages, onLangChange, setLang, t, tran
 import { Connection, socketUrl } from "./net.js";
 import { History } from "./history.js";
 import { Lobby } from "./lobby.js";
+import { MultiTable } from "./multitable.js";
 import { renderSeated } from "./seated.js";
 import { Sound } from "./sound.js";
 import { TableView } from "./tableview.js";
@@ -90,6 +91,7 @@ async function refreshAccount() {
 function renderAccount() {
   const a = ctx.account;
   renderSeated(ctx);
+  if (multi) multi.sync();
   const who = $("#who");
   if (a) setRaw(who, a.name);
   else setT(who, "account.guest");
@@ -123,6 +125,7 @@ function startNet() {
       ctx.welcome = net.welcome;
       lobby.onOpen();
       table.onOpen();
+      multi.onOpen();
     }
   });
   net.addEventListener("message", (ev) => {
@@ -135,7 +138,9 @@ function startNet() {
     }
     else if (m.type === "matched") lobby.onMatched(m);
     else if (m.type === "table_closed") toast("security.table_closed");
-    else if (m.table_id && ["snapshot", "event", "subscribed", "chat", "table_info"].includes(m.type)) table.onMessage(m);
+    else if (m.table_id && ["snapshot", "event", "subscribed", "chat", "table_info"].includes(m.type)) {
+      if (!multi.onMessage(m)) table.onMessage(m); // a table in the background, or the one on screen
+    }
     else if (m.type === "error" && !m.id) {
       if (!table.onError(m)) toast(errorText(m.code));
     }
@@ -213,6 +218,7 @@ function bindAccount() {
 
 let lobby;
 let table;
+let multi;
 let history;
 let tournaments;
 let hud;
@@ -230,8 +236,11 @@ function route() {
   const [, view, arg] = hash.split("/");
   if (view === "table" && arg) {
     show("table");
+    const from = table.tableId;
     table.open(decodeURIComponent(arg));
     hud.render();
+    multi.switched(from);
+    if (ctx.account) refreshAccount(); // the seats held: the tabs of the other tables
   } else if (view === "join" && arg) {
     show("lobby");
     lobby.joinCode(decodeURIComponent(arg));
@@ -260,6 +269,8 @@ async function main() {
   $("#sound").addEventListener("change", (ev) => ctx.sound.enable(ev.target.checked));
   lobby = new Lobby(ctx);
   table = new TableView(ctx);
+  multi = new MultiTable(ctx, table);
+  ctx.multi = multi;
   history = new History(ctx);
   tournaments = new Tournaments(ctx);
   hud = new TournamentHud(ctx);
