@@ -406,7 +406,9 @@ def test_four_tables_at_once(server: Server, playwright_: Any, artifacts: Any) -
         for table_id in ("plo-1-2", "flhe-2-4", "naiko-1-2"):
             sit_more(page, table_id)
         page.wait_for_function("document.querySelectorAll('#table-tabs .table-tab').length === 4")
-        tabs = page.eval_on_selector_all("#table-tabs .table-tab", "ts => ts.map(t => t.dataset.table)")
+        tabs = page.eval_on_selector_all(
+            "#table-tabs .table-tab", "ts => ts.map(t => t.dataset.table)"
+        )
         assert sorted(tabs) == ["flhe-2-4", "naiko-1-2", "nlhe-1-2", "plo-1-2"]
         assert page.get_attribute("#table-tabs .table-tab.active", "data-table") == "naiko-1-2"
         page.wait_for_selector("#table-tabs .table-tab.needs-you", timeout=60000)
@@ -422,3 +424,43 @@ def test_four_tables_at_once(server: Server, playwright_: Any, artifacts: Any) -
         assert p.unexpected() == []
     finally:
         p.close()
+
+
+def test_history_names_cards_and_replayer_keys(server: Server, browser_page: Page) -> None:
+    """Issue #15 history: each hand shows the table's name (not an id), a date in the
+    language's order, your hole cards (and the board); the replayer opens at the top of
+    the page and steps with the arrow keys."""
+    page = browser_page.page
+    seat_at(page, server.base, "nlhe-1-2", 200)
+    my_turn(page)
+    hand = state(page, "s.handNo")
+    page.click("#a-fold" if page.is_visible("#a-fold") else "#a-check")
+    page.wait_for_function(f"window.__croupier.table.state.handNo > {hand}", timeout=60000)
+    page.wait_for_timeout(800)  # the hand is archived just after it settles
+    page.click("nav a[data-view=history]")
+    row = page.locator("#hands tbody tr").first
+    row.wait_for()
+    text = row.inner_text()
+    assert "NLHE 1/2 6-max" in text and "nlhe-1-2" not in text
+    assert row.locator("td.hand-cards svg.card").count() >= 2
+    when = row.locator("td").first.inner_text()
+    assert when[:2].isdigit() and when[2] == "/"  # day/month/year (en-GB)
+    page.select_option("#lang", "fr")
+    assert "Table" not in page.inner_text("#hands thead") or "Cartes" in page.inner_text(
+        "#hands thead"
+    )
+    page.select_option("#lang", "en")
+    page.evaluate("window.scrollTo(0, document.body.scrollHeight)")
+    row.locator("button.replay").click()
+    page.wait_for_selector("#replayer:not([hidden])")
+    box = page.locator("#replayer").bounding_box()
+    assert box is not None and box["y"] < page.locator("#hands").bounding_box()["y"]
+    assert page.evaluate("window.scrollY") < 120
+    assert page.inner_text("#replay-step").startswith("Step 0")
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowRight")
+    assert page.inner_text("#replay-step").startswith("Step 2")
+    page.keyboard.press("ArrowLeft")
+    assert page.inner_text("#replay-step").startswith("Step 1")
+    page.keyboard.press("End")
+    assert "NLHE 1/2 6-max" in page.inner_text("#replayer-title")

@@ -16,6 +16,7 @@ from croupier.accounts.sessions import token_hash
 from croupier.engine.events import Event
 from croupier.engine.game import Game
 from croupier.history.pokerstars import PokerStarsError, PokerStarsInfo, to_pokerstars
+from croupier.server.handrows import hand_row
 from croupier.server.protocol import CloseCode
 from croupier.server.registry import redacted_phh
 from croupier.server.seated import seated_tables
@@ -325,20 +326,7 @@ async def hands(request: Request) -> Response:
         found = sv.store.archive.for_account(account.id, limit=limit)
     except (ValueError, StoreError):
         return fail(422, "invalid_limit", "limit is 1 to 1000")
-    rows = []
-    for h in found:
-        me_ = next(p for p in h.players if p.user_id == account.id)
-        rows.append(
-            {
-                "table_id": h.table_id,
-                "hand_id": h.hand_id,
-                "ended_ms": h.ended_ms,
-                "game": h.game,
-                "seat": me_.seat,
-                "net": me_.net,
-            }
-        )
-    return JSONResponse(rows)
+    return JSONResponse([hand_row(h, account.id, sv.registry) for h in found])
 
 
 def _events_of(summary: dict[str, Any], viewer: int | None) -> list[Event]:
