@@ -108,11 +108,17 @@ def test_one_screen_at_three_sizes(server: Server, playwright_: Any, artifacts: 
             my_turn(page)
             page.wait_for_selector(".seat.me .timer:not([hidden])")
             check_one_screen(page)
+            page.evaluate("document.querySelector('#toast').hidden = true")
             page.screenshot(path=str(artifacts / f"{shot}.png"))
             if w < 1000:
                 assert not page.is_visible("#log") and page.is_visible("#t-drawer")
                 page.click("#t-drawer")
                 page.wait_for_selector("#log", state="visible")
+                # the hand log keeps its newest line in view
+                assert page.evaluate(
+                    "(() => { const l = document.querySelector('#log');"
+                    " return l.scrollHeight - l.clientHeight - l.scrollTop <= 2; })()"
+                )
                 assert page.is_visible("#chat-lines") or page.is_visible("#canned")
                 page.screenshot(path=str(artifacts / "table-phone-drawer.png"))
                 page.click("#drawer-close")

@@ -7,6 +7,7 @@ import { Connection, socketUrl } from "./net.js";
 import { History } from "./history.js";
 import { Lobby } from "./lobby.js";
 import { MultiTable } from "./multitable.js";
+import { Options } from "./options.js";
 import { renderSeated } from "./seated.js";
 import { Sound } from "./sound.js";
 import { TableView } from "./tableview.js";
@@ -92,6 +93,10 @@ function renderAccount() {
   const a = ctx.account;
   renderSeated(ctx);
   if (multi) multi.sync();
+  if (ctx.options && ctx.options.key !== ctx.optionsFor) {
+    ctx.optionsFor = ctx.options.key;
+    ctx.options.load(); // this account's options
+  }
   const who = $("#who");
   if (a) setRaw(who, a.name);
   else setT(who, "account.guest");
@@ -266,7 +271,12 @@ async function main() {
   $("#lang").value = currentLang();
   $("#lang").addEventListener("change", (ev) => setLang(ev.target.value));
   $("#sound").checked = false;
-  $("#sound").addEventListener("change", (ev) => ctx.sound.enable(ev.target.checked));
+  ctx.options = new Options(ctx);
+  ctx.options.load();
+  $("#sound").addEventListener("change", (ev) => {
+    ctx.options.set("sound_turn", ev.target.checked);
+    ctx.options.set("sound_clock", ev.target.checked);
+  });
   lobby = new Lobby(ctx);
   table = new TableView(ctx);
   multi = new MultiTable(ctx, table);

@@ -328,7 +328,8 @@ export function applyEvent(prev, msg, me) {
           seat: s.handSeats[w], name: posName(s, w), amount: e.amounts[i], hand: e.hand,
           pot: e.pot, share: e.share,
         });
-        pushLog(s, "log.won", { name: posName(s, w), amount: e.amounts[i], pot: e.pot + 1 });
+        // "wins X" from the (main) pot, "wins X from side pot N" from the others
+        pushLog(s, e.pot === 0 ? "log.won_pot" : "log.won_side", { name: posName(s, w), amount: e.amounts[i], n: e.pot });
       });
       break;
     }

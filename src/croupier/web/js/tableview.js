@@ -145,7 +145,7 @@ export class TableView {
       if (e.type === "hand_began") this.pre.clear();
       if (e.type === "turn" && this.live && this.state.legal) {
         // a pre-selected action goes out at once (the server's events will say it happened)
-        if (!this.pre.fire()) this.ctx.sound.beep();
+        if (!this.pre.fire() && this.option("sound_turn")) this.ctx.sound.beep();
       }
       if (e.type === "turn" || e.type === "hand_began") this.discards.clear();
       // A busted player is offered a rebuy at once (the dialog states the real range).
@@ -288,6 +288,7 @@ export class TableView {
     const drawer = (open) => {
       document.body.classList.toggle("drawer-open", open);
       $("#t-drawer").setAttribute("aria-expanded", String(open));
+      if (open) $("#log").scrollTop = $("#log").scrollHeight; // the newest line in view
     };
     $("#t-drawer").addEventListener("click", () => drawer(!document.body.classList.contains("drawer-open")));
     $("#drawer-close").addEventListener("click", () => drawer(false));
@@ -411,9 +412,19 @@ export class TableView {
     return s ? this.clock.remaining(s.deadline) : null;
   }
 
+  option(k) {
+    return !this.ctx.options || this.ctx.options.values[k];
+  }
+
   tick() {
     if (!this.state || $("#view-table").hidden) return;
     const left = this.remaining();
+    // A warning tone once when your own clock runs low (5 s), if chosen in the options.
+    const mine = this.state.legal && this.state.actorSeat === mySeat(this.state, this.me);
+    if (mine && left !== null && left <= 5 && this.warned !== this.state.deadline) {
+      this.warned = this.state.deadline;
+      if (this.option("sound_clock")) this.ctx.sound.beep(880, 200);
+    }
     for (const node of document.querySelectorAll(".seat .timer")) {
       const seat = Number(node.dataset.seat);
       if (seat === this.state.actorSeat && left !== null) {
