@@ -21,7 +21,7 @@ export class Options {
   }
 
   get key() {
-    return this.ctx.account ? `croupier.options.${this.ctx.account.id}` : null;
+    return this.ctx.account ? ["croupier", "options", this.ctx.account.id].join(".") : null; // per account
   }
 
   /** Read the account's options (after login, or a guest's defaults). */
