@@ -31,7 +31,10 @@ def table_name(h: ArchivedHand, registry: Any) -> str:
     spec = getattr(live, "spec", None)
     private = h.table_id.startswith("private-") or bool(getattr(spec, "private", False))
     if private:
-        return f"Private {h.game.upper()}"
+        return f"Private {h.game.split()[0].upper()}"
+    named = h.summary.get("table_name")
+    if isinstance(named, str) and named:
+        return named
     if spec is not None:
         return str(spec.name)
     return _NAMES.get(h.table_id, h.table_id)

@@ -4,6 +4,7 @@ the lobby list and hand-history downloads (PHH and PokerStars text)."""
 from __future__ import annotations
 
 import asyncio
+from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
@@ -396,11 +397,13 @@ async def hand_download(request: Request) -> Response:
         return fail(404, "table_gone", "the table of this hand is closed")
     events = _events_of(summary, pos)
     info = PokerStarsInfo(
-        hand_id=int(hand_id) if hand_id.isdigit() else 0,
+        # unique across the room (the archive's number), with the real time of the hand
+        hand_id=hand.number or (int(hand_id) if hand_id.isdigit() else 0),
         players=tuple(summary["names"]),
         seats=tuple(summary["seats"]),
         table=summary.get("table_name", table_id),
         max_seats=int(summary.get("max_seats", 9)),
+        started=datetime.fromtimestamp(hand.ended_ms / 1000, UTC),
     )
     try:
         text = to_pokerstars(spec_game, events, info)

@@ -230,6 +230,7 @@ let hud;
 
 function show(view) {
   for (const v of $$(".view")) v.hidden = v.id !== `view-${view}`;
+  document.body.dataset.view = view; // the table page takes the whole viewport (css)
   for (const a of $$("nav a")) {
     if (a.dataset.view === view) a.setAttribute("aria-current", "page");
     else a.removeAttribute("aria-current");

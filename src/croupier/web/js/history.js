@@ -9,6 +9,12 @@ import { currentLang, t } from "./i18n.js";
 import { parsePhh, replay } from "./phh.js";
 import { replayRecord } from "./replay.js";
 
+/** The game's name from an archived hand's `game` ("nlhe 1/2 room"). */
+function gameName(h) {
+  const key = `game.${String(h.game).split(" ")[0]}`;
+  return t(key);
+}
+
 export class History {
   constructor(ctx) {
     this.ctx = ctx;
@@ -77,12 +83,12 @@ export class History {
 
   /** The table as the lobby named it; a private table by its game (its id holds its code). */
   tableName(h) {
-    if (h.table_id.startsWith("private-")) return el("span", { t: "history.private_table", params: { game: t(`game.${h.game}`) } });
+    if (h.table_id.startsWith("private-")) return el("span", { t: "history.private_table", params: { game: gameName(h) } });
     return el("span", { raw: h.table_name || h.table_id });
   }
 
   fileName(h) {
-    const table = h.table_id.startsWith("private-") ? `private-${h.game}` : h.table_id;
+    const table = h.table_id.startsWith("private-") ? `private-${h.game.split(" ")[0]}` : h.table_id;
     return `${table}-${h.hand_id}`;
   }
 
@@ -100,7 +106,7 @@ export class History {
     }
     this.current = h;
     $("#replayer").hidden = false;
-    const table = h.table_id.startsWith("private-") ? t("history.private_table", { game: t(`game.${h.game}`) }) : h.table_name || h.table_id;
+    const table = h.table_id.startsWith("private-") ? t("history.private_table", { game: gameName(h) }) : h.table_name || h.table_id;
     setT($("#replayer-title"), "replayer.title_n", { n: h.hand_id, table });
     this.go(0);
     // the replayer opens at the top of the page, focused for the arrow keys
