@@ -15,6 +15,7 @@ from croupier.cli import admin
 from croupier.store import Store, open_store
 from croupier.table import Disconnect, Reconnect
 from croupier.table.events import Protected, TimedOut
+from croupier.table.grace import GRACE_SECONDS
 from croupier.table.seatcmds import policy
 from croupier.table.testing import Harness, data_of
 from tests.store.backends import FakeClock
@@ -70,6 +71,8 @@ async def _protected_hand(h: Harness, who: str, other: str) -> tuple[list[Protec
     await h.send(Disconnect(h.cid(), who))
     while h.table.hand is not None and h.to_act() == other:
         await h.act(other, "call" if h.table.hand.bets[h.table.hand.actor] < 2 else "check")
+    if h.table.hand is not None and h.to_act() == who:
+        await h.clock.advance(GRACE_SECONDS)  # the reconnection grace first (R-TIME-2)
     events = h.events()
     prot = data_of(events, Protected)
     outs = [o for o in data_of(events, TimedOut) if "disconnected" in o.reason]

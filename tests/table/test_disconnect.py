@@ -8,6 +8,7 @@ from typing import Any, TypeVar
 
 from croupier.table import Disconnect, Reconnect, SitIn, SitOut, TableSnapshot
 from croupier.table.events import Protected, Reconnected, TimedOut
+from croupier.table.grace import GRACE_SECONDS, AwayReport, grace_seconds
 from croupier.table.table import DAY
 from croupier.table.testing import Harness, data_of
 
@@ -29,9 +30,9 @@ async def heads_up(rules: str, **overrides: Any) -> Harness:
     return h
 
 
-def test_fold_policy_acts_at_once() -> None:
-    """R-TIME-2 `fold` (arcade): a disconnected player folds (checks if free) at their turn,
-    without waiting for the clock."""
+def test_fold_policy_acts_after_the_grace() -> None:
+    """R-TIME-2 `fold` (arcade): a disconnected player folds (checks if free) at their turn
+    once the 10 s grace is over, without waiting for the rest of the clock."""
 
     async def body() -> None:
         h = await heads_up("arcade")
@@ -41,9 +42,11 @@ def test_fold_policy_acts_at_once() -> None:
         now = h.clock.now()
         r = await h.send(Disconnect(h.cid(), who))
         assert r.accepted
+        assert not of_type(h, TimedOut) and h.to_act() == who  # the grace: the seat waits
+        await h.clock.advance(GRACE_SECONDS)
         outs = of_type(h, TimedOut)
         assert [(o.action, o.reason) for o in outs] == [("fold", "disconnected (fold)")]
-        assert h.clock.now() == now and h.table.hand is None
+        assert h.clock.now() == now + GRACE_SECONDS and h.table.hand is None
         assert (await h.send(Disconnect(h.cid(), who))).code == "already_disconnected"
 
     run(body)
@@ -139,6 +142,8 @@ def test_all_in_protection_quota_then_fold() -> None:
             # bob acts until ann's turn comes; ann is then protected (or folds/checks)
             while h.table.hand is not None and h.to_act() == "bob":
                 await h.act("bob", "call" if h.table.hand.bets[h.table.hand.actor] < 2 else "check")
+            if h.table.hand is not None and h.to_act() == "ann":
+                await h.clock.advance(GRACE_SECONDS)
             events = h.events()
             prot = data_of(events, Protected)
             outs = [o for o in data_of(events, TimedOut) if "disconnected" in o.reason]
@@ -165,6 +170,7 @@ def test_all_in_protection_quota_then_fold() -> None:
         await h.send(Disconnect(h.cid(), "ann"))
         while h.table.hand is not None and h.to_act() == "bob":
             await h.act("bob", "call" if h.table.hand.bets[h.table.hand.actor] < 2 else "check")
+        await h.clock.advance(GRACE_SECONDS)
         assert of_type(h, Protected)
 
     run(body)
@@ -183,7 +189,76 @@ def test_protection_without_chips_in_folds() -> None:
         button = rec.players[-1]  # three-handed, the button has posted nothing and acts first
         assert h.to_act() == button
         await h.send(Disconnect(h.cid(), button))
+        await h.clock.advance(GRACE_SECONDS)
         outs = of_type(h, TimedOut)
         assert [o.action for o in outs] == ["fold"] and not of_type(h, Protected)
+
+    run(body)
+
+
+def test_grace_holds_the_seat_and_clock_for_a_reload() -> None:
+    """R-TIME-2 (revised): a drop that comes back within the 10 s grace is not a
+    disconnection: no policy acts, the running clock keeps its deadline, and the player acts
+    on return (R-TIME-3: the seat and the server's state are theirs again)."""
+
+    async def body() -> None:
+        for rules in ("arcade", "room"):
+            h = await heads_up(rules)
+            await h.next_hand()
+            who = h.to_act()
+            assert who is not None
+            deadline = h.table.deadline
+            await h.send(Disconnect(h.cid(), who))
+            await h.clock.advance(GRACE_SECONDS - 0.5)
+            assert not of_type(h, TimedOut) and not of_type(h, Protected)
+            r = await h.send(Reconnect(h.cid(), who))
+            assert r.accepted and h.to_act() == who and h.table.deadline == deadline
+            await h.clock.advance(1.0)  # the grace's wake-up finds the player back: nothing
+            assert not of_type(h, TimedOut) and h.to_act() == who
+            assert not [e for e in h.table.log.history if isinstance(e.data, AwayReport)]
+            assert (await h.act(who, "call")).accepted
+
+    run(body)
+
+
+def test_grace_is_never_longer_than_the_clock() -> None:
+    """R-TIME-2 (revised): the grace is 10 s but never longer than the player's clock."""
+
+    async def body() -> None:
+        h = await heads_up("arcade", clock_seconds=6, draw_clock_seconds=6)
+        assert grace_seconds(h.table) == 6.0
+        h2 = await heads_up("room")
+        assert grace_seconds(h2.table) == GRACE_SECONDS
+
+    run(body)
+
+
+def test_return_after_an_automatic_action_is_told_what_happened() -> None:
+    """R-TIME-2/R-TIME-3: a player who comes back after the policy acted gets a private
+    report (the action, the reason, how long after the drop); nobody else sees it."""
+
+    async def body() -> None:
+        h = await heads_up("arcade")
+        await h.next_hand()
+        who = h.to_act()
+        assert who is not None
+        other = "bob" if who == "ann" else "ann"
+        await h.send(Disconnect(h.cid(), who))
+        await h.clock.advance(GRACE_SECONDS + 2)
+        await h.send(Reconnect(h.cid(), who))
+        reports = [e for e in h.table.log.history if isinstance(e.data, AwayReport)]
+        assert len(reports) == 1 and reports[0].to == who
+        rep = reports[0].data
+        assert isinstance(rep, AwayReport)
+        assert rep.player_id == who and rep.away_seconds == GRACE_SECONDS + 2
+        assert [(a.action, a.reason, a.away_seconds) for a in rep.actions] == [
+            ("fold", "disconnected (fold)", GRACE_SECONDS)
+        ]
+        seen: list[object] = []
+        h.table.subscribe(other, seen.append)
+        await h.send(Disconnect(h.cid(), who))
+        await h.clock.advance(1)
+        await h.send(Reconnect(h.cid(), who))  # nothing happened meanwhile: no report
+        assert not [e for e in seen if isinstance(getattr(e, "data", None), AwayReport)]
 
     run(body)

@@ -13,6 +13,7 @@ import pytest
 from croupier.engine.events import CardsShown
 from croupier.table import Disconnect, Reconnect, Reload, ShowCards, TableCrashed, TableError
 from croupier.table.events import Protected, TimedOut
+from croupier.table.grace import GRACE_SECONDS
 from croupier.table.journal import BuyInAborted, BuyInIntent, ProtectionUsed, plan_recovery
 from croupier.table.seatcmds import policy
 from croupier.table.testing import Harness, check_event, data_of
@@ -117,6 +118,8 @@ async def _protected_hand(h: Harness) -> tuple[list[Protected], list[TimedOut]]:
     await h.send(Disconnect(h.cid(), "ann"))
     while h.table.hand is not None and h.to_act() == "bob":
         await h.act("bob", "call" if h.table.hand.bets[h.table.hand.actor] < 2 else "check")
+    if h.table.hand is not None and h.to_act() == "ann":
+        await h.clock.advance(GRACE_SECONDS)  # the reconnection grace first (R-TIME-2)
     events = h.events()
     prot = data_of(events, Protected)
     outs = [o for o in data_of(events, TimedOut) if "disconnected" in o.reason]

@@ -85,7 +85,7 @@ class Server:
             self.proc = subprocess.Popen(
                 [sys.executable, str(SERVE)], env=self.env(), stdout=out, stderr=subprocess.STDOUT
             )
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + 90  # a loaded machine imports slowly
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
                 raise RuntimeError(f"server exited: {self.log.read_text()[-2000:]}")
@@ -95,7 +95,7 @@ class Server:
             except httpx.HTTPError:
                 pass
             time.sleep(0.1)
-        raise RuntimeError("server did not start in 30 s")
+        raise RuntimeError("server did not start in 90 s")
 
     def stop(self) -> None:
         if self.proc is not None and self.proc.poll() is None:

@@ -255,7 +255,7 @@ def test_naiko_panel_for_a_spectator(server: Server, browser_page: Page) -> None
     # the costs are the server's (naiko.costs, with the next status the table sends)
     page.wait_for_function("document.querySelectorAll('#carrousel .cost').length === 4")
     costs = page.eval_on_selector_all("#carrousel .cost", "ns => ns.map(n => n.textContent)")
-    assert costs == ["1 Destello(s)", "2 Destello(s)", "2 Destello(s)", "1 Destello(s)"]
+    assert costs == ["1 Destello", "2 Destellos", "2 Destellos", "1 Destello"]  # no "(s)"
     assert re.fullmatch(r"[0-3]/3", page.inner_text("#destellos"))
     tips_en = page.eval_on_selector_all(
         "#carrousel [role=tooltip]", "ns => ns.map(n => n.textContent)"

@@ -80,7 +80,7 @@ class Services:
         return asyncio.get_running_loop().time()
 
     def origin_allowed(self, origin: str) -> bool:
-        allowed = self.settings.allowed_origins
+        allowed = self.settings.origins
         return "*" in allowed or origin.rstrip("/") in allowed
 
     def lobby_message(self) -> dict[str, Any]:

@@ -4,6 +4,7 @@ the lobby list and hand-history downloads (PHH and PokerStars text)."""
 from __future__ import annotations
 
 import asyncio
+from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
@@ -16,8 +17,10 @@ from croupier.accounts.sessions import token_hash
 from croupier.engine.events import Event
 from croupier.engine.game import Game
 from croupier.history.pokerstars import PokerStarsError, PokerStarsInfo, to_pokerstars
+from croupier.server.handrows import hand_row
 from croupier.server.protocol import CloseCode
 from croupier.server.registry import redacted_phh
+from croupier.server.seated import seated_tables
 from croupier.server.security import BodyError, connection_ip, connection_is_https, parse_json_body
 from croupier.store import StoreError
 from croupier.tournament import TournamentError
@@ -134,6 +137,7 @@ def _account_json(account: Account, services: Services) -> dict[str, Any]:
         "chips": b.chips,
         "diamonds": b.diamonds,
         "points": b.points,
+        "seated": seated_tables(services.registry, account.id),
     }
 
 
@@ -323,20 +327,7 @@ async def hands(request: Request) -> Response:
         found = sv.store.archive.for_account(account.id, limit=limit)
     except (ValueError, StoreError):
         return fail(422, "invalid_limit", "limit is 1 to 1000")
-    rows = []
-    for h in found:
-        me_ = next(p for p in h.players if p.user_id == account.id)
-        rows.append(
-            {
-                "table_id": h.table_id,
-                "hand_id": h.hand_id,
-                "ended_ms": h.ended_ms,
-                "game": h.game,
-                "seat": me_.seat,
-                "net": me_.net,
-            }
-        )
-    return JSONResponse(rows)
+    return JSONResponse([hand_row(h, account.id, sv.registry) for h in found])
 
 
 def _events_of(summary: dict[str, Any], viewer: int | None) -> list[Event]:
@@ -406,11 +397,13 @@ async def hand_download(request: Request) -> Response:
         return fail(404, "table_gone", "the table of this hand is closed")
     events = _events_of(summary, pos)
     info = PokerStarsInfo(
-        hand_id=int(hand_id) if hand_id.isdigit() else 0,
+        # unique across the room (the archive's number), with the real time of the hand
+        hand_id=hand.number or (int(hand_id) if hand_id.isdigit() else 0),
         players=tuple(summary["names"]),
         seats=tuple(summary["seats"]),
         table=summary.get("table_name", table_id),
         max_seats=int(summary.get("max_seats", 9)),
+        started=datetime.fromtimestamp(hand.ended_ms / 1000, UTC),
     )
     try:
         text = to_pokerstars(spec_game, events, info)

@@ -179,17 +179,21 @@ def openapi_document() -> dict[str, Any]:
                 "Account": {
                     "type": "object",
                     "properties": {
-                        k: {"type": "integer"} if k != "name" else {"type": "string"}
-                        for k in (
-                            "id",
-                            "name",
-                            "level",
-                            "experience",
-                            "hands_played",
-                            "chips",
-                            "diamonds",
-                            "points",
-                        )
+                        **{
+                            k: {"type": "integer"} if k != "name" else {"type": "string"}
+                            for k in (
+                                "id",
+                                "name",
+                                "level",
+                                "experience",
+                                "hands_played",
+                                "chips",
+                                "diamonds",
+                                "points",
+                            )
+                        },
+                        # the tables where the account holds a seat (back to the table)
+                        "seated": {"type": "array", "items": {"type": "object"}},
                     },
                 },
                 "Error": {

@@ -52,6 +52,7 @@ __all__ = [
     "SitIn",
     "SitOut",
     "Subscribe",
+    "TimeBank",
     "Unsubscribe",
     "UsePower",
     "error",
@@ -205,6 +206,12 @@ class Reload(_Command):
     amount: Amount
 
 
+class TimeBank(_Command):
+    """Use your time bank on your turn (R-TIME-1): the deadline moves by the bank left."""
+
+    type: Literal["time_bank"]
+
+
 class Chat(_Command):
     """Free text (``text``) where the table allows it, else a ``canned`` message or an
     ``emote`` from the published lists."""
@@ -291,6 +298,7 @@ ClientMessage = Annotated[
     | SitIn
     | Leave
     | Reload
+    | TimeBank
     | Chat
     | UsePower
     | RespondAncre
@@ -303,6 +311,7 @@ ClientMessage = Annotated[
 CLIENT_MESSAGES: tuple[type[_Msg], ...] = (
     Hello, Ping, Subscribe, Unsubscribe, Resync, Sit, Act, DrawCards, Show, SitOut, SitIn,
     Leave, Reload, Chat, QuickMatch, CreatePrivate, JoinPrivate, UsePower, RespondAncre,
+    TimeBank,
 )  # fmt: skip
 _TYPES = frozenset(m.model_fields["type"].annotation.__args__[0] for m in CLIENT_MESSAGES)  # type: ignore[union-attr]
 _ADAPTER: TypeAdapter[Any] = TypeAdapter(ClientMessage)

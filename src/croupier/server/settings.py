@@ -37,13 +37,15 @@ class Settings:
     """Everything the server needs to start. Field ``x`` is read from ``CROUPIER_X``.
 
     ``allowed_origins``: the WebSocket/HTTP Origin allowlist (``*`` allows any; an empty
-    Origin header — non-browser clients — is always allowed). ``testing`` speeds bots and
+    Origin header — non-browser clients — is always allowed). Left empty (the default), it
+    follows the address served: ``http://{host}:{port}``, plus the other loopback names
+    when ``host`` is a loopback address (see :attr:`origins`). ``testing`` speeds bots and
     hands up and is refused together with a non-loopback ``host``.
     """
 
     database_url: str = DEFAULT_DATABASE_URL
     secret_key: str = ""
-    allowed_origins: tuple[str, ...] = ("http://127.0.0.1:8000", "http://localhost:8000")
+    allowed_origins: tuple[str, ...] = ()
     host: str = "127.0.0.1"
     port: int = 8000
     max_frame_bytes: int = 64 * 1024
@@ -153,6 +155,28 @@ class Settings:
     def secret(self) -> str:
         """The secret key (a random one per process when none is set)."""
         return self.secret_key or _PROCESS_SECRET
+
+    @property
+    def origins(self) -> tuple[str, ...]:
+        """The Origin allowlist in force: ``allowed_origins`` when set, else the origins of
+        the host and port served (``croupier serve --port N`` works with no other setting).
+
+        >>> Settings(port=9100).origins
+        ('http://127.0.0.1:9100', 'http://localhost:9100', 'http://[::1]:9100')
+        >>> Settings(host="poker.example", port=80).origins
+        ('http://poker.example:80', 'http://poker.example')
+        """
+        if self.allowed_origins:
+            return self.allowed_origins
+        loopback = ("127.0.0.1", "localhost", "[::1]")
+        host = f"[{self.host}]" if ":" in self.host else self.host
+        names = loopback if host in loopback else (host,)
+        if host == "0.0.0.0":
+            names = loopback
+        found = [f"http://{name}:{self.port}" for name in names]
+        if self.port == 80:
+            found += [f"http://{name}" for name in names]
+        return tuple(found)
 
     def with_(self, **changes: Any) -> Settings:
         """A copy with ``changes`` (checked again)."""

@@ -616,6 +616,8 @@ class WsSession:
             cmd = C.Reload(tcid, pid, msg.amount)
         elif isinstance(msg, P.RespondAncre):
             cmd = C.RespondAncre(tcid, pid, msg.block)
+        elif isinstance(msg, P.TimeBank):
+            cmd = C.UseTimeBank(tcid, pid)
         else:  # pragma: no cover - every message type is handled above
             self.send(error("unknown_type", "unhandled message"))
             return

@@ -46,6 +46,9 @@ class ArchivedHand:
     phh: str
     summary: Mapping[str, Any] = field(default_factory=dict)
     players: tuple[HandPlayer, ...] = ()
+    number: int = 0
+    """The archive's own number for the hand, unique across the room (0 before it is
+    archived): the hand number of the PokerStars export."""
 
 
 class HandArchive:
@@ -118,6 +121,7 @@ class HandArchive:
                 r.phh,
                 dict(r.summary),
                 tuple(players[int(r.id)]),
+                int(r.id),
             )
             for r in rows
         ]

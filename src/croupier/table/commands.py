@@ -218,6 +218,15 @@ class WindowExpired:
 
 
 @dataclass(frozen=True, slots=True)
+class GraceEnded:
+    """Internal: the reconnection grace of ``player_id``'s drop at ``since`` ended
+    (R-TIME-2 revised: the disconnection policy may act from now on)."""
+
+    player_id: str
+    since: float
+
+
+@dataclass(frozen=True, slots=True)
 class AncreExpired:
     """Internal: the Ancre response window ``token`` ran out (the Ancre applies)."""
 
@@ -242,5 +251,5 @@ Command = (
     | HoldHands
 )
 
-Message = Command | Timeout | StartHand | WindowExpired | AncreExpired
+Message = Command | Timeout | StartHand | WindowExpired | AncreExpired | GraceEnded
 """Everything the table actor's mailbox carries."""

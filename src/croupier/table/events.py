@@ -83,6 +83,8 @@ class PlayerSeated(Notice):
     waiting_bb: bool = False
     """R-SEAT-3: a new player waits for the big blind (``post_now``: posts one at once)."""
     post_now: bool = False
+    time_bank: float = 0.0
+    """The seconds of time bank the player starts with (R-TIME-1)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
+from croupier.table import grace
 from croupier.table.commands import (
     Disconnect,
     Leave,
@@ -103,6 +104,7 @@ def sit_down(t: Table, cmd: SitDown) -> int:
             seat.stack,
             waiting_bb=seat.waiting_bb,
             post_now=seat.post_now,
+            time_bank=seat.time_bank,
         )
     )
     t._schedule_hand()
@@ -194,6 +196,7 @@ def disconnect(t: Table, cmd: Disconnect) -> float:
     t._set(replace(seat, disconnected_at=now))
     rules = t.config.rules
     arm_window(t, seat.player_id, now)
+    grace.arm_grace(t, seat.player_id, now)
     until = now + rules.reconnect_seconds
     t._publish(Disconnected(seat.seat, policy(t, seat.player_id), until))
     t._drive()
@@ -210,8 +213,11 @@ def reconnect(t: Table, cmd: Reconnect) -> TableSnapshot:
     if seat is None:
         raise TableError("seat_lost", "no seat to return to (the reconnection window has passed)")
     if not seat.connected:
+        since = seat.disconnected_at
+        assert since is not None
         t._set(replace(seat, disconnected_at=None))
         t._publish(Reconnected(seat.seat))
+        grace.report_return(t, seat, since)
     return t.snapshot(cmd.player_id)
 
 

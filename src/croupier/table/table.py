@@ -38,7 +38,7 @@ from croupier.engine.state import (
     start_hand,
 )
 from croupier.engine.views import view
-from croupier.table import seatcmds
+from croupier.table import grace, seatcmds
 from croupier.table.bank import Bank, PlayChips
 from croupier.table.button import HandPlan, mark_missed_blinds, plan_hand
 from croupier.table.clock import Clock, TimerHandle
@@ -48,6 +48,7 @@ from croupier.table.commands import (
     Command,
     Disconnect,
     Draw,
+    GraceEnded,
     HoldHands,
     Leave,
     Message,
@@ -76,6 +77,7 @@ from croupier.table.events import (
     Protected,
     ReloadOffered,
     SatOut,
+    SeatChanged,
     TableEvent,
     TableSnapshot,
     TimeBankUsed,
@@ -162,6 +164,8 @@ class Table:
         self.quota: ProtectionQuota = quota if quota is not None else self.local_quota
         """Where all-in protections are counted (R-TIME-2): the room's, per account over 24
         hours, in a server; this table's own count otherwise."""
+        self.away: dict[str, list[grace.AwayAction]] = {}
+        """Automatic decisions taken for disconnected players, told to them on return."""
         self.deadline: float | None = None
         self._bank_from: float | None = None
         self._answers: OrderedDict[str, tuple[float, CommandResult]] = OrderedDict()
@@ -248,6 +252,9 @@ class Table:
             return None
         if isinstance(msg, WindowExpired):
             seatcmds.on_window_expired(self, msg)
+            return None
+        if isinstance(msg, GraceEnded):
+            grace.on_grace_ended(self, msg)
             return None
         if isinstance(msg, AncreExpired):
             if self.naiko is not None:
@@ -671,7 +678,7 @@ class Table:
         if seat.leaving:
             self._auto(pos, "leaving", protect_ok=False)
             return
-        if not seat.connected:
+        if not seat.connected and not grace.in_grace(self, seat):
             policy = seatcmds.policy(self, seat.player_id)
             if policy in ("fold", "all_in_protection"):
                 # arcade's `fold` folds even when a check is free (R-TIME-2)
@@ -743,6 +750,7 @@ class Table:
         seat = self.seats[self.plan.seats[pos]]
         if self._bank_from is not None:
             self._set(replace(seat, time_bank=0.0))
+            self._publish(SeatChanged(self.seats[seat.seat], "time_bank"))
         self._auto(pos, "timeout", protect_ok=False)
 
     def _auto(self, pos: int, reason: str, *, protect_ok: bool, fold_free: bool = False) -> None:
@@ -759,6 +767,7 @@ class Table:
             if count is not None:
                 self.journal.append(self.id, ProtectionUsed(seat.player_id, self.clock.now()))
                 self._publish(Protected(seat.seat, count))
+                grace.note_auto(self, seat, "protected", reason)
                 self._engine(lambda: protect(state, pos))
                 return
         base, action = automatic_action(state, pos, timeout=reason == "timeout")
@@ -768,6 +777,7 @@ class Table:
             return
         kind = "stand_pat" if action.kind is A.ActionKind.DRAW else action.kind.value
         self._publish(TimedOut(seat.seat, kind, reason))
+        grace.note_auto(self, seat, kind, reason)
         self._engine(lambda: self._apply(base, action))
 
     def _use_time_bank(self, cmd: UseTimeBank) -> float:
@@ -837,6 +847,7 @@ class Table:
         if self._bank_from is not None:
             used = max(0.0, self.clock.now() - self._bank_from)
             self._set(replace(seat, time_bank=max(0.0, seat.time_bank - used)))
+            self._publish(SeatChanged(self.seats[seat.seat], "time_bank"))  # the bank left
         self._cancel_decision()
         self._fault("before_apply")
         self._after_engine(new, events)

@@ -7,6 +7,9 @@ import { currentLang, initialLang, loadLanguages, onLangChange, setLang, t, tran
 import { Connection, socketUrl } from "./net.js";
 import { History } from "./history.js";
 import { Lobby } from "./lobby.js";
+import { MultiTable } from "./multitable.js";
+import { Options } from "./options.js";
+import { renderSeated } from "./seated.js";
 import { Sound } from "./sound.js";
 import { TableView } from "./tableview.js";
 import { Tournaments } from "./tournaments.js";
@@ -89,6 +92,12 @@ async function refreshAccount() {
 
 function renderAccount() {
   const a = ctx.account;
+  renderSeated(ctx);
+  if (multi) multi.sync();
+  if (ctx.options && ctx.options.key !== ctx.optionsFor) {
+    ctx.optionsFor = ctx.options.key;
+    ctx.options.load(); // this account's options
+  }
   const who = $("#who");
   if (a) setRaw(who, a.name);
   else setT(who, "account.guest");
@@ -123,6 +132,7 @@ function startNet() {
       lobby.onOpen();
       table.onOpen();
       casino.onOpen();
+      multi.onOpen();
     }
   });
   net.addEventListener("message", (ev) => {
@@ -136,7 +146,9 @@ function startNet() {
     } else if (m.type === "casino_state" || m.type === "casino_info") casino.onMessage(m);
     else if (m.type === "matched") lobby.onMatched(m);
     else if (m.type === "table_closed") toast("security.table_closed");
-    else if (m.table_id && ["snapshot", "event", "subscribed", "chat", "table_info"].includes(m.type)) table.onMessage(m);
+    else if (m.table_id && ["snapshot", "event", "subscribed", "chat", "table_info"].includes(m.type)) {
+      if (!multi.onMessage(m)) table.onMessage(m); // a table in the background, or the one on screen
+    }
     else if (m.type === "error" && !m.id) {
       if (!table.onError(m)) toast(errorText(m.code));
     }
@@ -214,6 +226,7 @@ function bindAccount() {
 
 let lobby;
 let table;
+let multi;
 let history;
 let tournaments;
 let hud;
@@ -221,6 +234,7 @@ let casino;
 
 function show(view) {
   for (const v of $$(".view")) v.hidden = v.id !== `view-${view}`;
+  document.body.dataset.view = view; // the table page takes the whole viewport (css)
   for (const a of $$("nav a")) {
     if (a.dataset.view === view) a.setAttribute("aria-current", "page");
     else a.removeAttribute("aria-current");
@@ -236,8 +250,11 @@ function route() {
     casino.open(decodeURIComponent(arg));
   } else if (view === "table" && arg) {
     show("table");
+    const from = table.tableId;
     table.open(decodeURIComponent(arg));
     hud.render();
+    multi.switched(from);
+    if (ctx.account) refreshAccount(); // the seats held: the tabs of the other tables
   } else if (view === "join" && arg) {
     show("lobby");
     lobby.joinCode(decodeURIComponent(arg));
@@ -253,6 +270,7 @@ function route() {
     refreshAccount();
   } else {
     show("lobby");
+    if (ctx.account) refreshAccount(); // the seats held (back to the table)
   }
 }
 
@@ -262,9 +280,16 @@ async function main() {
   $("#lang").value = currentLang();
   $("#lang").addEventListener("change", (ev) => setLang(ev.target.value));
   $("#sound").checked = false;
-  $("#sound").addEventListener("change", (ev) => ctx.sound.enable(ev.target.checked));
+  ctx.options = new Options(ctx);
+  ctx.options.load();
+  $("#sound").addEventListener("change", (ev) => {
+    ctx.options.set("sound_turn", ev.target.checked);
+    ctx.options.set("sound_clock", ev.target.checked);
+  });
   lobby = new Lobby(ctx);
   table = new TableView(ctx);
+  multi = new MultiTable(ctx, table);
+  ctx.multi = multi;
   history = new History(ctx);
   tournaments = new Tournaments(ctx);
   hud = new TournamentHud(ctx);

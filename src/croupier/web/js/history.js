@@ -9,6 +9,12 @@ import { currentLang, t } from "./i18n.js";
 import { parsePhh, replay } from "./phh.js";
 import { replayRecord } from "./replay.js";
 
+/** The game's name from an archived hand's `game` ("nlhe 1/2 room"). */
+function gameName(h) {
+  const key = `game.${String(h.game).split(" ")[0]}`;
+  return t(key);
+}
+
 export class History {
   constructor(ctx) {
     this.ctx = ctx;
@@ -24,9 +30,14 @@ export class History {
       this.states = null;
       $("#replayer").hidden = true;
     });
-    $("#replayer").addEventListener("keydown", (ev) => {
-      if (ev.key === "ArrowRight") this.go(this.step + 1);
-      if (ev.key === "ArrowLeft") this.go(this.step - 1);
+    // The arrow keys step through the hand while the replayer is open (Home/End: ends).
+    document.addEventListener("keydown", (ev) => {
+      if ($("#view-history").hidden || $("#replayer").hidden || !this.states) return;
+      if (ev.ctrlKey || ev.metaKey || ev.altKey || ["INPUT", "SELECT", "TEXTAREA"].includes(ev.target.tagName)) return;
+      const moves = { ArrowRight: this.step + 1, ArrowLeft: this.step - 1, Home: 0, End: Infinity };
+      if (!(ev.key in moves)) return;
+      ev.preventDefault();
+      this.go(moves[ev.key]);
     });
   }
 
@@ -55,16 +66,30 @@ export class History {
       const when = new Date(h.ended_ms).toLocaleString(currentLang() === "fr" ? "fr-FR" : "en-GB");
       body.append(el("tr", { dataset: { hand: `${h.table_id}/${h.hand_id}` } },
         el("td", {}, el("span", { raw: when })),
-        el("td", {}, el("span", { raw: h.table_id })),
+        el("td", {}, this.tableName(h)),
         el("td", {}, el("span", { raw: `#${h.hand_id}` })),
+        el("td", { class: "hand-cards" }, cardRow(h.cards || [], { small: true }),
+          h.board && h.board.length ? el("span", { class: "board-sep", raw: "|" }) : null,
+          h.board && h.board.length ? cardRow(h.board, { small: true }) : null),
         el("td", { class: h.net > 0 ? "win" : h.net < 0 ? "loss" : "" }, el("span", { raw: `${h.net > 0 ? "+" : ""}${fmt(h.net)}` })),
         el("td", {}, el("div", { class: "actions" },
           el("button", { type: "button", class: "replay", t: "history.replay", onclick: () => this.open(h) }),
-          el("a", { href: `${base}.phh`, download: `${h.table_id}-${h.hand_id}.phh`, class: "button", t: "history.download_phh" }),
-          el("a", { href: `${base}.txt`, download: `${h.table_id}-${h.hand_id}.txt`, class: "button", t: "history.download_txt" })))));
+          el("a", { href: `${base}.phh`, download: `${this.fileName(h)}.phh`, class: "button", t: "history.download_phh" }),
+          el("a", { href: `${base}.txt`, download: `${this.fileName(h)}.txt`, class: "button", t: "history.download_txt" })))));
     }
     $("#hands-empty").hidden = !this.ctx.account || this.rows.length > 0;
     if (this.states) this.draw();
+  }
+
+  /** The table as the lobby named it; a private table by its game (its id holds its code). */
+  tableName(h) {
+    if (h.table_id.startsWith("private-")) return el("span", { t: "history.private_table", params: { game: gameName(h) } });
+    return el("span", { raw: h.table_name || h.table_id });
+  }
+
+  fileName(h) {
+    const table = h.table_id.startsWith("private-") ? `private-${h.game.split(" ")[0]}` : h.table_id;
+    return `${table}-${h.hand_id}`;
   }
 
   async open(h) {
@@ -81,8 +106,12 @@ export class History {
     }
     this.current = h;
     $("#replayer").hidden = false;
-    setT($("#replayer-title"), "replayer.title_n", { n: h.hand_id, table: h.table_id });
+    const table = h.table_id.startsWith("private-") ? t("history.private_table", { game: gameName(h) }) : h.table_name || h.table_id;
+    setT($("#replayer-title"), "replayer.title_n", { n: h.hand_id, table });
     this.go(0);
+    // the replayer opens at the top of the page, focused for the arrow keys
+    window.scrollTo(0, 0);
+    $("#replayer").scrollIntoView({ block: "start" });
     $("#r-next").focus();
   }
 

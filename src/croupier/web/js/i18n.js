@@ -36,6 +36,12 @@ export function t(key, params = {}) {
     console.warn(`missing translation: ${key}`);
     return key;
   }
+  // Plurals without "(s)": `{n|card|cards}` is the singular or the plural form by `n`
+  // (French takes the singular for 0 and 1, English for 1 only).
+  s = s.replace(/\{(\w+)\|([^|}]*)\|([^}]*)\}/g, (_, k, one, many) => {
+    const n = Math.abs(Number(params[k]));
+    return (lang === "fr" ? n < 2 : n === 1) ? one : many;
+  });
   return s.replace(/\{(\w+)\}/g, (_, k) => (k in params ? String(params[k]) : `{${k}}`));
 }
 

@@ -32,7 +32,15 @@ export function emptyState(tableId) {
     naiko: { destellos: 0, used: [], peeks: [], window: null, carrousel: null, turnUsed: -1, activations: 0,
       costs: {}, powers: null },
     voided: null,
+    away: null, // the table's report of automatic decisions taken while we were away
   };
+}
+
+const AWAY = ["fold", "check", "stand_pat", "protected", "bring_in", "decline_split", "muck", "show"];
+
+/** The translation key telling the player of one automatic decision taken while away. */
+export function awayKey(action) {
+  return AWAY.includes(action) ? `away.${action}` : "away.other";
 }
 
 function clone(s) {
@@ -145,7 +153,7 @@ export function applyEvent(prev, msg, me) {
       s.seats[e.seat] = {
         seat: e.seat, player_id: e.player_id, name: e.name, is_bot: e.is_bot, stack: e.stack,
         sitting_out: false, busted: false, disconnected_at: null, leaving: false,
-        waiting_bb: !!e.waiting_bb, post_now: !!e.post_now, owes_bb: false, owes_sb: false,
+        waiting_bb: !!e.waiting_bb, post_now: !!e.post_now, owes_bb: false, owes_sb: false, time_bank: e.time_bank || 0,
       };
       pushLog(s, "log.seated", { name: e.name, seat: e.seat + 1 });
       if (String(e.player_id) === String(me)) s.reload = null;
@@ -246,6 +254,9 @@ export function applyEvent(prev, msg, me) {
       break;
     case "acted": {
       const p = P(e.player);
+      // The engine calls every bet a "raise" (to a total): with no bet to face it is a bet.
+      const facing = !!h && h.players.some((q, i) => i !== e.player && q.bet > 0);
+      const kind = e.action === "raise" && !facing ? "bet" : e.action;
       if (p) {
         p.stack -= e.added;
         p.bet += e.added;
@@ -253,10 +264,10 @@ export function applyEvent(prev, msg, me) {
         h.pot += e.added;
         p.all_in = e.all_in;
         if (e.action === "fold") p.folded = true;
-        p.last = e.all_in && e.action !== "fold" ? "all_in" : e.action;
+        p.last = e.all_in && e.action !== "fold" ? "all_in" : kind;
       }
       if (s.actorSeat === s.handSeats[e.player]) s.legal = null;
-      pushLog(s, `log.acted.${e.all_in && e.action !== "fold" ? "all_in" : e.action}`, {
+      pushLog(s, `log.acted.${e.all_in && e.action !== "fold" ? "all_in" : kind}`, {
         name: posName(s, e.player), amount: e.amount,
       });
       break;
@@ -331,7 +342,8 @@ export function applyEvent(prev, msg, me) {
           seat: s.handSeats[w], name: posName(s, w), amount: e.amounts[i], hand: e.hand,
           pot: e.pot, share: e.share,
         });
-        pushLog(s, "log.won", { name: posName(s, w), amount: e.amounts[i], pot: e.pot + 1 });
+        // "wins X" from the (main) pot, "wins X from side pot N" from the others
+        pushLog(s, e.pot === 0 ? "log.won_pot" : "log.won_side", { name: posName(s, w), amount: e.amounts[i], n: e.pot });
       });
       break;
     }
@@ -408,6 +420,13 @@ export function applyEvent(prev, msg, me) {
       break;
     case "protected":
       pushLog(s, "log.protected", { name: seatName(s, e.seat) });
+      break;
+    case "away_report":
+      // Private: what the table decided for us while we were away (R-TIME-2, R-TIME-3).
+      if (String(e.player_id) === String(me)) {
+        s.away = { seconds: e.away_seconds, actions: e.actions.map((a) => ({ ...a })) };
+        for (const a of e.actions) pushLog(s, awayKey(a.action), { secs: Math.round(a.away_seconds) });
+      }
       break;
     // Naiko mode (engine/naiko.py): public power use, private peek, end of an Ancre window.
     case "power_used":

@@ -9,6 +9,8 @@ import { NaikoPanel } from "./naiko.js";
 import { applyEvent, emptyState, fromSnapshot, mySeat, myPosition, sidePots } from "./tablestate.js";
 import { TableClock } from "./clock.js";
 import { countsAs, lowestAmount } from "./underraise.js";
+import { PreActions } from "./preactions.js";
+import { TableTools } from "./tabletools.js";
 
 const CLOCK = { room: 30, naiko: 20, arcade: 15 };
 const STUD_GAMES = ["7stud", "stud8", "razz", "soko"];
@@ -29,7 +31,9 @@ export class TableView {
     this.discards = new Set();
     this.wantSit = false;
     this.naiko = new NaikoPanel(this);
+    this.pre = new PreActions(this); // pre-selected actions while others act
     this.bind();
+    this.tools = new TableTools(this); // time bank, the away report
     setInterval(() => this.tick(), 250);
   }
 
@@ -66,6 +70,7 @@ export class TableView {
     this.state.version = -1;
     this.live = false;
     this.discards.clear();
+    this.pre.clear();
     clear($("#chat-lines"));
     this.subscribe(false);
     this.render();
@@ -138,8 +143,19 @@ export class TableView {
       if ((e.type === "turn" || e.type === "time_bank_used") && typeof m.now === "number") {
         this.span = Math.max(1, e.deadline - m.now);
       }
-      if (e.type === "turn" && this.live && this.state.legal) this.ctx.sound.beep();
+      this.tools.onEvent(e, this.state, this.me);
+      if (e.type === "hand_began") this.pre.clear();
+      if (e.type === "turn" && this.live && this.state.legal) {
+        // a pre-selected action goes out at once (the server's events will say it happened)
+        if (!this.pre.fire() && this.option("sound_turn")) this.ctx.sound.beep();
+      }
       if (e.type === "turn" || e.type === "hand_began") this.discards.clear();
+      // A busted player is offered a rebuy at once (the dialog states the real range).
+      if (e.type === "reload_offered" && this.live && String(e.player_id) === this.me) {
+        this.render();
+        this.askReload();
+        return;
+      }
     } else if (m.type === "chat") {
       this.addChat(m);
       return;
@@ -174,7 +190,8 @@ export class TableView {
   raise() {
     const lg = this.state && this.state.legal;
     if (!lg || !lg.can_raise) return;
-    const v = Number($("#amount").value);
+    let v = Number($("#amount").value);
+    if (Number.isInteger(v) && v > lg.max_raise) v = lg.max_raise; // clamped, not refused
     if (countsAs(lg, v).kind === "invalid") {
       this.ctx.toast("error.amount_range", { min: lowestAmount(lg), max: lg.max_raise });
       return;
@@ -255,9 +272,14 @@ export class TableView {
   askReload() {
     const r = this.state.reload;
     const s = this.summary;
-    const min = r ? r.min : 1;
-    const cap = r ? r.max : s ? s.buy_in_max : 1000;
-    const max = cap === 0 ? this.balance() : cap; // 0: no maximum (R-SEAT-1)
+    // The real range: what brings the stack to the table's buy-in range (R-SEAT-1); a table
+    // with no maximum (buy_in_max 0, limit games) takes up to the account's chips.
+    const seat = mySeat(this.state, this.me);
+    const stack = seat === null || !this.state.seats[seat] ? 0 : this.state.seats[seat].stack;
+    const low = r ? r.min : s ? s.buy_in_min : 1;
+    const high = r ? r.max : s ? s.buy_in_max : 0;
+    const min = Math.max(1, low - stack);
+    const max = high ? Math.max(min, high - stack) : Math.max(min, this.balance());
     this.openAmountDialog("table.reload", min, max, max, (amount) =>
       this.command({ type: "reload", amount }).then(() => this.ctx.refreshAccount()));
   }
@@ -302,6 +324,14 @@ export class TableView {
     });
     $("#t-reload").addEventListener("click", () => this.askReload());
     $("#t-lobby").addEventListener("click", () => this.ctx.go("#/lobby"));
+    // Narrow screens: the hand log and the chat live in a drawer over the table.
+    const drawer = (open) => {
+      document.body.classList.toggle("drawer-open", open);
+      $("#t-drawer").setAttribute("aria-expanded", String(open));
+      if (open) $("#log").scrollTop = $("#log").scrollHeight; // the newest line in view
+    };
+    $("#t-drawer").addEventListener("click", () => drawer(!document.body.classList.contains("drawer-open")));
+    $("#drawer-close").addEventListener("click", () => drawer(false));
     $("#a-fold").addEventListener("click", () => this.act("fold"));
     $("#a-check").addEventListener("click", () => this.act("check"));
     $("#a-call").addEventListener("click", () => this.act("call"));
@@ -403,6 +433,7 @@ export class TableView {
     } else if (k === "s" && lg.show_or_muck) this.show(true);
     else if (k === "m" && lg.show_or_muck) this.show(false);
     else if (k === "d" && lg.can_draw) this.draw();
+    else if (k === "t" && !$("#a-timebank").hidden) this.tools.useBank();
     else done = false;
     if (done) ev.preventDefault();
   }
@@ -421,9 +452,19 @@ export class TableView {
     return s ? this.clock.remaining(s.deadline) : null;
   }
 
+  option(k) {
+    return !this.ctx.options || this.ctx.options.values[k];
+  }
+
   tick() {
     if (!this.state || $("#view-table").hidden) return;
     const left = this.remaining();
+    // A warning tone once when your own clock runs low (5 s), if chosen in the options.
+    const mine = this.state.legal && this.state.actorSeat === mySeat(this.state, this.me);
+    if (mine && left !== null && left <= 5 && this.warned !== this.state.deadline) {
+      this.warned = this.state.deadline;
+      if (this.option("sound_clock")) this.ctx.sound.beep(880, 200);
+    }
     for (const node of document.querySelectorAll(".seat .timer")) {
       const seat = Number(node.dataset.seat);
       if (seat === this.state.actorSeat && left !== null) {
@@ -457,6 +498,8 @@ export class TableView {
     this.renderLog();
     this.renderButtons();
     this.renderBar();
+    this.pre.render();
+    this.tools.renderAway();
     this.renderChatTools();
     this.naiko.render();
     this.tick();
@@ -586,13 +629,19 @@ export class TableView {
       return;
     }
     box.hidden = false;
-    box.append(el("h2", { t: "results.title" }));
+    // An uncontested pot is "Pot won", not a showdown; pots are "the main pot" and
+    // "side pot 1…" when there are several.
+    const contested = r.awards.some((a) => a.hand);
+    box.append(el("h2", { t: contested ? "results.title" : "results.uncontested" }));
+    const several = r.awards.some((a) => a.pot > 0);
     const ul = el("ul");
     for (const a of r.awards) {
-      const key = a.hand ? (a.share === "low" ? "results.won_low" : "results.won_hand") : "results.won";
-      ul.append(el("li", { class: "award" },
+      const key = !several ? "results.won_pot" : a.pot === 0 ? "results.won_main" : "results.won_side";
+      ul.append(el("li", { class: "award", dataset: { pot: String(a.pot) } },
         el("strong", { raw: a.name }), " ",
-        el("span", { t: key, params: { amount: fmt(a.amount), pot: a.pot + 1 } }),
+        el("span", { t: key, params: { amount: fmt(a.amount), n: a.pot } }),
+        a.share === "low" ? el("span", { t: "results.low" }) : null, " ",
+        a.hand ? el("span", { t: "results.with" }) : null,
         a.hand ? el("span", { class: "hand-name", raw: ` ${handName(a.hand)}` }) : null));
     }
     box.append(ul);
@@ -606,6 +655,7 @@ export class TableView {
       if (params.action) params.action = t(`bar.${params.action}`);
       ol.append(el("li", { t: entry.key, params }));
     }
+    ol.scrollTop = ol.scrollHeight; // the newest line stays in view
   }
 
   renderButtons() {
@@ -625,6 +675,7 @@ export class TableView {
     const s = this.state;
     const lg = s && s.legal && s.actorSeat === mySeat(s, this.me) ? s.legal : null;
     bar.hidden = !lg;
+    this.tools.renderBank(lg);
     if (!lg) return;
     bar.classList.toggle("busy", this.busy);
     const showdown = lg.show_or_muck;
@@ -650,7 +701,9 @@ export class TableView {
     if (lg.can_call) setT($("#a-call-label"), "bar.call_n", { amount: fmt(lg.call) });
     if (lg.can_bring_in) setT($("#a-bringin-label"), "bar.bring_in_n", { amount: fmt(lg.bring_in) });
     const sizing = $("#sizing");
-    sizing.hidden = !lg.can_raise || showdown;
+    // Fixed limit (or a single legal size): Bet/Raise at that amount, no slider or box.
+    const fixed = lg.can_raise && lg.min_raise === lg.max_raise;
+    sizing.hidden = !lg.can_raise || showdown || fixed;
     if (lg.can_draw) setT($("#a-draw-label"), this.discards.size ? "bar.draw_n" : "bar.stand_pat", { n: this.discards.size });
     if (lg.can_raise) {
       const range = $("#amount-range");
@@ -661,6 +714,7 @@ export class TableView {
         x.disabled = this.busy;
       }
       let v = Number(num.value);
+      if (Number.isInteger(v) && v > lg.max_raise && num.dataset.turn === String(s.turnVersion)) v = lg.max_raise;
       if (countsAs(lg, v).kind === "invalid" || num.dataset.turn !== String(s.turnVersion)) {
         v = lg.min_raise;
         num.value = String(v);
@@ -672,6 +726,8 @@ export class TableView {
       setT($("#a-raise-label"), facing ? "bar.raise_n" : "bar.bet_n", { amount: fmt(v) });
       this.renderAmountHint(lg, v);
       num.oninput = () => {
+        // An amount over the maximum is clamped in the box at once (not refused later).
+        if (Number(num.value) > lg.max_raise) num.value = String(lg.max_raise);
         range.value = num.value;
         setT($("#a-raise-label"), facing ? "bar.raise_n" : "bar.bet_n", { amount: num.value });
         this.renderAmountHint(lg, Number(num.value));
@@ -681,10 +737,16 @@ export class TableView {
         setT($("#a-raise-label"), facing ? "bar.raise_n" : "bar.bet_n", { amount: range.value });
         this.renderAmountHint(lg, Number(range.value));
       };
+      // Pot limit: the maximum is the pot, so its preset says "Pot" (never more than the
+      // pot maximum); no-limit keeps Pot and All-in apart.
+      const potLimit = ["pot_limit", "half_pot_limit"].includes(h && h.structure);
       for (const b of document.querySelectorAll("[data-preset]")) {
-        const pv = this.presetAmount(b.dataset.preset);
+        const kind = b.dataset.preset;
+        const pv = this.presetAmount(kind);
         b.disabled = this.busy;
-        b.hidden = b.dataset.preset !== "min" && b.dataset.preset !== "max" && (pv <= lg.min_raise || pv >= lg.max_raise);
+        if (kind === "max") setT(b, potLimit ? (h.structure === "pot_limit" ? "bar.pot" : "bar.max") : "bar.all_in");
+        if (potLimit && kind === "pot") b.hidden = true;
+        else b.hidden = kind !== "min" && kind !== "max" && (pv <= lg.min_raise || pv >= lg.max_raise);
       }
     }
   }

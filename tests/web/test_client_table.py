@@ -1,0 +1,472 @@
+"""The table client players would choose (issue #15), in Chromium against a real server:
+one screen at 1366×768, 1280×720 and 390×844 (checked by element geometry), a reload on
+your turn that loses nothing (R-TIME-2 revised, R-TIME-3), the away report after a longer
+drop, the lobby's "back to the table", pre-actions, the time bank, and bet sizing per
+structure (pot limit, fixed limit)."""
+
+from __future__ import annotations
+
+import secrets
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from tests.web.conftest import Page, Server, _need_chromium
+from tests.web.flows import exchange, ready, sign_up, state, untranslated
+
+GEOMETRY_JS = """
+() => {
+  const vw = window.innerWidth, vh = window.innerHeight;
+  const box = (n) => { const r = n.getBoundingClientRect(); return {x: r.left, y: r.top, r: r.right, b: r.bottom, w: r.width, h: r.height}; };
+  const shown = (sel) => [...document.querySelectorAll(sel)].filter((n) => n.getClientRects().length > 0);
+  const out = {vw, vh, scrollH: document.documentElement.scrollHeight, scrollW: document.documentElement.scrollWidth,
+               mainScroll: document.querySelector('main').scrollHeight - document.querySelector('main').clientHeight, parts: {}};
+  for (const sel of ['.felt-wrap', '.felt', '#naiko', '.seat', '#board', '#pots', '.seat.me', '.seat.me .cards', '.seat.me .timer', '#actionbar', '#a-fold', '#preactions', '#naiko .carrousel']) {
+    out.parts[sel] = shown(sel).map(box);
+  }
+  return out;
+}
+"""
+
+
+def name() -> str:
+    return f"c{secrets.token_hex(4)}"
+
+
+def seat_at(page: Any, base: str, table_id: str, buy_in: int, diamonds: int = 300) -> None:
+    """Sign up, buy chips and take a seat at ``table_id`` (bots are there already)."""
+    page.set_default_timeout(45000)  # the machine running the tests may be loaded
+    sign_up(page, base, name())
+    exchange(page, diamonds)
+    page.click("nav a[data-view=lobby]")
+    page.wait_for_selector(f"#tables tbody tr[data-table='{table_id}']")
+    page.click(f"#tables tbody tr[data-table='{table_id}'] button.primary")
+    page.wait_for_selector("#sit-dialog[open]")
+    page.fill("#sit-amount", str(buy_in))
+    page.click("#sit-form button[type=submit]")
+    page.wait_for_selector(".seat.me")
+
+
+def my_turn(page: Any, timeout: float = 60000) -> None:
+    page.wait_for_selector("#actionbar:not([hidden])", timeout=timeout)
+    page.wait_for_function("!window.__croupier.table.busy")
+
+
+def inside(b: dict[str, float], vw: float, vh: float) -> bool:
+    return b["x"] >= -1 and b["y"] >= -1 and b["r"] <= vw + 1 and b["b"] <= vh + 1
+
+
+def overlap(a: dict[str, float], b: dict[str, float]) -> bool:
+    return a["x"] < b["r"] and b["x"] < a["r"] and a["y"] < b["b"] and b["y"] < a["b"]
+
+
+def check_one_screen(page: Any, *, naiko: bool = False) -> dict[str, Any]:
+    g: dict[str, Any] = page.evaluate(GEOMETRY_JS)
+    vw, vh = g["vw"], g["vh"]
+    assert g["scrollH"] <= vh and g["scrollW"] <= vw and g["mainScroll"] <= 1, g
+    parts = g["parts"]
+    need = ["#board", "#pots", ".seat.me", ".seat.me .cards", ".seat.me .timer", "#actionbar"]
+    if naiko:
+        need.append("#naiko .carrousel")
+    for sel in need:
+        assert parts[sel], f"{sel} is not shown at {vw}x{vh}"
+    for sel in [*need, ".seat"]:
+        for b in parts[sel]:
+            assert inside(b, vw, vh), f"{sel} {b} is outside {vw}x{vh}"
+    bar = parts["#actionbar"][0]
+    for sel in (".seat.me", ".seat.me .timer", ".seat.me .cards"):
+        assert not overlap(bar, parts[sel][0]), f"the action bar covers {sel} at {vw}x{vh}"
+    assert len(parts[".seat"]) == 6
+    felt = parts[".felt"][0]
+    assert felt["h"] >= 0.3 * vh or felt["h"] >= 240, f"the felt is too small at {vw}x{vh}: {parts}"
+    seats = parts[".seat"]
+    for i, a in enumerate(seats):  # no seat on top of another
+        for b in seats[i + 1 :]:
+            ov_w = min(a["r"], b["r"]) - max(a["x"], b["x"])
+            ov_h = min(a["b"], b["b"]) - max(a["y"], b["y"])
+            assert ov_w <= 4 or ov_h <= 4, f"seats overlap at {vw}x{vh}: {a} {b}"
+    return g
+
+
+def test_one_screen_at_three_sizes(server: Server, playwright_: Any, artifacts: Any) -> None:
+    """Issue #15 "one screen": at 1366×768, 1280×720 and 390×844 the seats, board, pot,
+    your cards, your clock and the action bar are all visible without scrolling, and the
+    action bar covers neither your seat nor your clock; the log and chat are a side column
+    or a drawer."""
+    p = Page(playwright_, 1366, 768)
+    try:
+        page = p.page
+        seat_at(page, server.base, "nlhe-1-2", 200)
+        for w, h, shot in (
+            (1366, 768, "table-1366"),
+            (1280, 720, "table-1280"),
+            (390, 844, "table-phone"),
+        ):
+            page.set_viewport_size({"width": w, "height": h})
+            my_turn(page)
+            page.wait_for_selector(".seat.me .timer:not([hidden])")
+            check_one_screen(page)
+            page.evaluate("document.querySelector('#toast').hidden = true")
+            page.screenshot(path=str(artifacts / f"{shot}.png"))
+            if w < 1000:
+                assert not page.is_visible("#log") and page.is_visible("#t-drawer")
+                page.click("#t-drawer")
+                page.wait_for_selector("#log", state="visible")
+                # the hand log keeps its newest line in view
+                assert page.evaluate(
+                    "(() => { const l = document.querySelector('#log');"
+                    " return l.scrollHeight - l.clientHeight - l.scrollTop <= 2; })()"
+                )
+                assert page.is_visible("#chat-lines") or page.is_visible("#canned")
+                page.screenshot(path=str(artifacts / "table-phone-drawer.png"))
+                page.click("#drawer-close")
+                page.wait_for_selector("#log", state="hidden")
+            else:
+                assert page.is_visible("#log")
+            # act, so the next size sees a fresh turn
+            page.click("#a-check" if page.is_visible("#a-check") else "#a-fold")
+            page.wait_for_function("!window.__croupier.table.busy")
+        assert untranslated(page) == []
+        assert p.unexpected() == []
+    finally:
+        p.close()
+
+
+def test_naiko_powers_on_one_screen(server: Server, playwright_: Any, artifacts: Any) -> None:
+    """Issue #15: at a Naiko table the powers are on the screen too (1366×768, phone)."""
+    p = Page(playwright_, 1366, 768)
+    try:
+        page = p.page
+        seat_at(page, server.base, "naiko-1-2", 200)
+        for w, h in ((1366, 768), (390, 844)):
+            page.set_viewport_size({"width": w, "height": h})
+            my_turn(page)
+            page.wait_for_selector("#naiko .carrousel .power")
+            page.screenshot(path=str(artifacts / f"table-naiko-{w}.png"))
+            check_one_screen(page, naiko=True)
+            page.click("#a-check" if page.is_visible("#a-check") else "#a-fold")
+            page.wait_for_function("!window.__croupier.table.busy")
+        assert p.unexpected() == []
+    finally:
+        p.close()
+
+
+def test_reload_on_your_turn_keeps_the_decision(server: Server, browser_page: Page) -> None:
+    """R-TIME-2 (revised), R-TIME-3: reloading the page on your turn does not fold, check
+    or protect you: the reloaded page shows the same hand, your cards and your turn at
+    once, with the same deadline, and you act from it. Leaving the table page keeps the
+    seat and the lobby offers the way back."""
+    page = browser_page.page
+    seat_at(page, server.base, "nlhe-1-2", 200)
+    my_turn(page)
+    hand = state(page, "s.handNo")
+    deadline = state(page, "s.deadline")
+    cards = state(page, "s.hand.players[s.players.indexOf(window.__croupier.table.me)].cards")
+    assert cards and all(cards)
+    started = time.monotonic()
+    page.reload()
+    page.wait_for_selector("body[data-ready='1']")
+    my_turn(page, timeout=8000)
+    assert time.monotonic() - started < 8
+    assert state(page, "s.handNo") == hand and state(page, "s.deadline") == deadline
+    assert (
+        state(page, "s.hand.players[s.players.indexOf(window.__croupier.table.me)].cards") == cards
+    )
+    assert page.is_visible(".seat.me .cards svg")
+    assert page.is_hidden("#away-note")
+    page.click("#a-check" if page.is_visible("#a-check") else "#a-call")
+    page.wait_for_function("!window.__croupier.table.busy")
+    log = page.inner_text("#log")
+    assert "ran out of time" not in log
+    # Leaving the table page keeps the seat; the lobby shows it with the way back.
+    page.click("#t-lobby")
+    page.wait_for_selector("#seated-note:not([hidden])")
+    assert "NLHE 1/2 6-max" in page.inner_text("#seated-note")
+    page.click("#seated-list a[data-table='nlhe-1-2']")
+    page.wait_for_selector(".seat.me")
+
+
+def test_away_longer_than_the_grace_is_explained(server: Server, playwright_: Any) -> None:
+    """R-TIME-2: a player away past the 10 s grace on their turn is acted for (fold, or
+    the all-in protection); coming back, the page says what happened and after how long."""
+    p = Page(playwright_, 1280, 720)
+    try:
+        page = p.page
+        seat_at(page, server.base, "nlhe-1-2", 200)
+        my_turn(page)
+        url = page.url
+        page.goto("about:blank")  # the socket drops on our turn
+        time.sleep(12.5)
+        ready(page, url)
+        page.wait_for_selector("#away-note:not([hidden])", timeout=10000)
+        text = page.inner_text("#away-note")
+        assert "away" in text and ("folded" in text or "protected" in text or "checked" in text)
+        assert "10 s" in text
+        page.click("#away-dismiss")
+        assert page.is_hidden("#away-note")
+        assert p.unexpected() == [] or all("WebSocket" in e for e in p.unexpected())
+    finally:
+        p.close()
+
+
+def test_time_bank_button(server: Server, browser_page: Page) -> None:
+    """R-TIME-1: on your turn a "Time bank (60 s)" button (key T) adds the bank to your
+    clock; the seat's countdown shows it and the button goes away for the turn."""
+    page = browser_page.page
+    seat_at(page, server.base, "nlhe-1-2", 200)
+    my_turn(page)
+    assert page.is_visible("#a-timebank")
+    assert "60" in page.inner_text("#a-timebank")
+    before = int(page.inner_text(".seat.me .timer .secs"))
+    page.click("#a-timebank")
+    page.wait_for_function(
+        "Number(document.querySelector('.seat.me .timer .secs').textContent) > 60"
+    )
+    assert int(page.inner_text(".seat.me .timer .secs")) > before + 50
+    assert page.is_hidden("#a-timebank")
+    assert "time bank" in page.inner_text("#log").lower()
+
+
+def test_pot_limit_and_fixed_limit_sizing(server: Server, browser_page: Page) -> None:
+    """R-BET-8: at pot limit the presets never pass the pot maximum and the largest says
+    "Pot"; an amount typed over the maximum is clamped in the box; at fixed limit the bar
+    shows Bet/Raise at the one legal size with no slider or box."""
+    page = browser_page.page
+    seat_at(page, server.base, "plo-1-2", 200)
+    deadline = time.monotonic() + 90
+    while True:
+        my_turn(page)
+        legal = state(page, "s.legal")
+        if legal["can_raise"]:
+            break
+        assert time.monotonic() < deadline
+        page.click("#a-check" if page.is_visible("#a-check") else "#a-call")
+        page.wait_for_function("!window.__croupier.table.busy")
+    assert page.is_visible("#sizing")
+    assert page.inner_text("[data-preset=max]").strip() == "Pot"
+    assert page.is_hidden("[data-preset=pot]")
+    for kind in ("min", "half", "max"):
+        if page.is_visible(f"[data-preset={kind}]"):
+            page.click(f"[data-preset={kind}]")
+            assert legal["min_raise"] <= int(page.input_value("#amount")) <= legal["max_raise"]
+    page.fill("#amount", str(legal["max_raise"] + 500))
+    page.dispatch_event("#amount", "input")
+    assert page.input_value("#amount") == str(legal["max_raise"])
+    page.click("#a-fold" if page.is_visible("#a-fold") else "#a-check")
+    page.wait_for_function("!window.__croupier.table.busy")
+    page.click("#t-leave")
+    page.wait_for_function("document.querySelector('.seat.me') === null")
+
+    page.click("#t-lobby")
+    page.click("#tables tbody tr[data-table='flhe-2-4'] button.primary")
+    page.wait_for_selector("#sit-dialog[open]")
+    page.fill("#sit-amount", str(int(page.get_attribute("#sit-amount", "min") or "40")))
+    page.click("#sit-form button[type=submit]")
+    page.wait_for_selector(".seat.me")
+    deadline = time.monotonic() + 90
+    while True:
+        my_turn(page)
+        legal = state(page, "s.legal")
+        if legal["can_raise"]:
+            break
+        assert time.monotonic() < deadline
+        page.click("#a-check" if page.is_visible("#a-check") else "#a-call")
+        page.wait_for_function("!window.__croupier.table.busy")
+    assert legal["min_raise"] == legal["max_raise"]
+    assert page.is_hidden("#sizing") and page.is_hidden("#amount-range")
+    label = page.inner_text("#a-raise")
+    assert str(legal["min_raise"]) in label and ("Raise to" in label or "Bet" in label)
+
+
+class SlowBotServer(Server):
+    """A server whose bots think for 1.5 s, so there is time to pre-select an action."""
+
+    def env(self) -> dict[str, str]:
+        env = super().env()
+        env["CROUPIER_BOT_DELAY_SECONDS"] = "1.5"
+        return env
+
+
+@pytest.fixture(scope="module")
+def slow_server() -> Iterator[Server]:
+    _need_chromium()
+    s = SlowBotServer()
+    s.start()
+    yield s
+    s.close()
+
+
+PRE_LOGIC_JS = """
+async () => {
+  const m = await import('/js/preactions.js');
+  const hand = (bets, mine) => ({ street: 0, phase: 'betting', board: [], pot: 3,
+    players: bets.map((bet, i) => ({ bet, stack: 100, folded: false, all_in: false, cards: [] })) });
+  const s = { handNo: 5, legal: null, players: ['a', 'me', 'b'], hand: hand([1, 2, 6]) };
+  const facing = m.preOptions(s, 'me');
+  const free = m.preOptions({ ...s, hand: hand([2, 2, 2]) }, 'me');
+  const mine = m.preOptions({ ...s, legal: { can_check: true } }, 'me');
+  const view = { state: s, me: 'me', busy: false, ctx: {} };
+  const out = { facing, free, mine };
+  const pa = new m.PreActions(view);
+  pa.choice = { kind: 'call', toCall: 0, round: '5:0' };
+  pa.revise({ toCall: 4, kinds: ['fold_any', 'call', 'call_any'], round: '5:0' });
+  out.callCleared = pa.choice === null;
+  pa.choice = { kind: 'check', toCall: 0, round: '5:0' };
+  pa.revise({ toCall: 4, kinds: ['fold_any', 'call', 'call_any'], round: '5:0' });
+  out.checkCleared = pa.choice === null;
+  pa.choice = { kind: 'call_any', toCall: 0, round: '5:0' };
+  pa.revise({ toCall: 4, kinds: ['fold_any', 'call', 'call_any'], round: '5:0' });
+  out.callAnyKept = pa.choice !== null;
+  pa.revise({ toCall: 0, kinds: ['check_fold', 'check', 'call_any'], round: '5:1' });
+  out.newRoundCleared = pa.choice === null;
+  const d = (kind, toCall, lg) => m.preDecision({ kind, toCall }, lg);
+  out.decisions = [
+    d('check_fold', 0, { can_check: true, can_fold: true }),
+    d('check_fold', 0, { can_check: false, can_fold: true, can_call: true, call: 4 }),
+    d('call', 4, { can_call: true, call: 4 }),
+    d('call', 4, { can_call: true, call: 10 }),
+    d('call_any', 0, { can_call: true, call: 10 }),
+    d('fold_any', 0, { can_fold: true, can_call: true, call: 10 }),
+    d('check', 0, { can_call: true, call: 10, can_fold: true }),
+  ];
+  return out;
+}
+"""
+
+
+def test_pre_actions(slow_server: Server, browser_page: Page) -> None:
+    """Issue #15 pre-actions: while others act the page offers check/fold, check, call
+    (this amount), call any and fold to any bet; a ticked "call any" is sent by itself when
+    the turn comes (through the server: the log shows it), and the choices tied to an
+    amount are dropped when the amount to call changes, all of them at a new round."""
+    page = browser_page.page
+    seat_at(page, slow_server.base, "nlhe-1-2", 200)
+    logic = page.evaluate(PRE_LOGIC_JS)
+    assert logic["facing"]["kinds"] == ["fold_any", "call", "call_any"]
+    assert logic["facing"]["toCall"] == 4
+    assert logic["free"]["kinds"] == ["check_fold", "check", "call_any"]
+    assert logic["mine"] is None  # on your own turn the bar decides, not the pre-actions
+    assert logic["callCleared"] and logic["checkCleared"]
+    assert logic["callAnyKept"] and logic["newRoundCleared"]
+    assert logic["decisions"] == ["check", "fold", "call", None, "call", "fold", None]
+
+    me = page.evaluate("window.__croupier.table.me")
+    deadline = time.monotonic() + 120
+    while True:
+        assert time.monotonic() < deadline, "no chance to pre-select an action"
+        page.wait_for_selector("#preactions:not([hidden])", timeout=60000)
+        if page.is_visible("#pre-call_any"):
+            break
+    labels = page.inner_text("#preactions")
+    assert "Call any" in labels
+    page.check("#pre-call_any")
+    hand = state(page, "s.handNo")
+    n_log = state(page, "s.log.length")
+    # the turn comes: the page sends call (or check) by itself, the server confirms it
+    page.wait_for_function(
+        """([me, hand]) => {
+          const s = window.__croupier.table.state;
+          const pos = s.players.indexOf(me);
+          return s.handNo !== hand || (pos >= 0 && s.hand && ['call', 'check', 'all_in'].includes(s.hand.players[pos].last));
+        }""",
+        arg=[me, hand],
+        timeout=60000,
+    )
+    assert state(page, "s.handNo") == hand
+    mine = page.evaluate(
+        """([n]) => window.__croupier.table.state.log.slice(n).filter((e) =>
+             e.params && e.params.name === window.__croupier.account.name).map((e) => e.key)""",
+        [max(0, n_log - 5)],
+    )
+    assert any(k in ("log.acted.call", "log.acted.check") for k in mine), mine
+    assert not page.is_checked("#pre-call_any") if page.is_visible("#pre-call_any") else True
+
+
+def sit_more(page: Any, table_id: str) -> None:
+    """From a table, go to the lobby and sit at ``table_id`` with its minimum buy-in."""
+    page.click("#t-lobby")
+    page.wait_for_selector(f"#tables tbody tr[data-table='{table_id}']")
+    page.click(f"#tables tbody tr[data-table='{table_id}'] button.primary")
+    page.wait_for_selector("#sit-dialog[open]")
+    page.fill("#sit-amount", page.get_attribute("#sit-amount", "min") or "80")
+    page.click("#sit-form button[type=submit]")
+    try:
+        page.wait_for_function(
+            f"location.hash.includes('{table_id}') && document.querySelector('.seat.me') !== null"
+        )
+    except Exception:
+        page.screenshot(path="test-artifacts/sit-more-failed.png")
+        raise
+
+
+def test_four_tables_at_once(server: Server, playwright_: Any, artifacts: Any) -> None:
+    """Issue #15 multi-table: seated at four tables, the page shows a tab per table; the
+    tab of a table that needs you (your turn there) is highlighted while you look at
+    another, and a click brings it forward with its action bar at once."""
+    p = Page(playwright_, 1366, 768)
+    try:
+        page = p.page
+        seat_at(page, server.base, "nlhe-1-2", 80, diamonds=600)
+        for table_id in ("plo-1-2", "flhe-2-4", "naiko-1-2"):
+            sit_more(page, table_id)
+        page.wait_for_function("document.querySelectorAll('#table-tabs .table-tab').length === 4")
+        tabs = page.eval_on_selector_all(
+            "#table-tabs .table-tab", "ts => ts.map(t => t.dataset.table)"
+        )
+        assert sorted(tabs) == ["flhe-2-4", "naiko-1-2", "nlhe-1-2", "plo-1-2"]
+        assert page.get_attribute("#table-tabs .table-tab.active", "data-table") == "naiko-1-2"
+        page.wait_for_selector("#table-tabs .table-tab.needs-you", timeout=60000)
+        page.screenshot(path=str(artifacts / "table-multi.png"))
+        other = page.get_attribute("#table-tabs .table-tab.needs-you", "data-table")
+        assert other != "naiko-1-2"
+        assert "Your turn" in page.inner_text(f"#table-tabs .table-tab[data-table='{other}']")
+        page.click(f"#table-tabs .table-tab[data-table='{other}']")
+        page.wait_for_selector(f"#table-tabs .table-tab.active[data-table='{other}']")
+        my_turn(page, timeout=5000)
+        assert state(page, "s.tableId") == other
+        check_one_screen(page)
+        assert p.unexpected() == []
+    finally:
+        p.close()
+
+
+def test_history_names_cards_and_replayer_keys(server: Server, browser_page: Page) -> None:
+    """Issue #15 history: each hand shows the table's name (not an id), a date in the
+    language's order, your hole cards (and the board); the replayer opens at the top of
+    the page and steps with the arrow keys."""
+    page = browser_page.page
+    seat_at(page, server.base, "nlhe-1-2", 200)
+    my_turn(page)
+    hand = state(page, "s.handNo")
+    page.click("#a-fold" if page.is_visible("#a-fold") else "#a-check")
+    page.wait_for_function(f"window.__croupier.table.state.handNo > {hand}", timeout=60000)
+    page.wait_for_timeout(800)  # the hand is archived just after it settles
+    page.click("nav a[data-view=history]")
+    row = page.locator("#hands tbody tr").first
+    row.wait_for()
+    text = row.inner_text()
+    assert "NLHE 1/2 6-max" in text and "nlhe-1-2" not in text
+    assert row.locator("td.hand-cards svg.card").count() >= 2
+    when = row.locator("td").first.inner_text()
+    assert when[:2].isdigit() and when[2] == "/"  # day/month/year (en-GB)
+    page.select_option("#lang", "fr")
+    assert "Table" not in page.inner_text("#hands thead") or "Cartes" in page.inner_text(
+        "#hands thead"
+    )
+    page.select_option("#lang", "en")
+    page.evaluate("window.scrollTo(0, document.body.scrollHeight)")
+    row.locator("button.replay").click()
+    page.wait_for_selector("#replayer:not([hidden])")
+    box = page.locator("#replayer").bounding_box()
+    assert box is not None and box["y"] < page.locator("#hands").bounding_box()["y"]
+    assert page.evaluate("window.scrollY") < 120
+    assert page.inner_text("#replay-step").startswith("Step 0")
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowRight")
+    assert page.inner_text("#replay-step").startswith("Step 2")
+    page.keyboard.press("ArrowLeft")
+    assert page.inner_text("#replay-step").startswith("Step 1")
+    page.keyboard.press("End")
+    assert "NLHE 1/2 6-max" in page.inner_text("#replayer-title")
