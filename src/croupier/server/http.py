@@ -16,6 +16,7 @@ from croupier.accounts.sessions import token_hash
 from croupier.engine.events import Event
 from croupier.engine.game import Game
 from croupier.history.pokerstars import PokerStarsError, PokerStarsInfo, to_pokerstars
+from croupier.server.arcade import arcade_routes, next_level_experience
 from croupier.server.protocol import CloseCode
 from croupier.server.registry import redacted_phh
 from croupier.server.security import BodyError, connection_ip, connection_is_https, parse_json_body
@@ -134,6 +135,8 @@ def _account_json(account: Account, services: Services) -> dict[str, Any]:
         "chips": b.chips,
         "diamonds": b.diamonds,
         "points": b.points,
+        "bound_diamonds": b.bound_diamonds,
+        "next_level_experience": next_level_experience(account.level),
     }
 
 
@@ -435,4 +438,5 @@ def routes() -> list[Route]:
         Route("/api/tournaments/{tournament_id}/{action}", tournament_entry, methods=["POST"]),
         Route("/api/hands", hands),
         Route("/api/hands/{table_id}/{hand}", hand_download),
+        *arcade_routes(),  # the points shop and the arcade's status (server/arcade.py)
     ]

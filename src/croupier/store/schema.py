@@ -24,6 +24,8 @@ __all__ = [
     "protection_uses",
     "server_boots",
     "sessions",
+    "shop_equipped",
+    "shop_items",
     "table_journal",
     "tournament_entries",
     "tournaments",
@@ -235,3 +237,24 @@ casino_rounds = sa.Table(
 )
 """One row per Texas Hold'em Bonus round (``croupier.store.casino``): the seats, bets and
 deck commitment at the start, ``open`` → ``settled`` | ``void``, the settlement transfer."""
+
+# The points shop (migration 0005): items bought with points, one row per (player, item);
+# ``transfer_id`` is the purchase (points to ``house:points_shop``).
+shop_items = sa.Table(
+    "shop_items",
+    metadata,
+    sa.Column("user_id", BigId, sa.ForeignKey("users.id"), primary_key=True),
+    sa.Column("item_id", sa.String(64), primary_key=True),
+    sa.Column("price", sa.BigInteger(), nullable=False),
+    sa.Column("transfer_id", BigId, sa.ForeignKey("transfers.id"), nullable=False),
+    sa.Column("bought_ms", sa.BigInteger(), nullable=False),
+)
+
+# What each player shows at the table: one item per slot (no row: the slot's default).
+shop_equipped = sa.Table(
+    "shop_equipped",
+    metadata,
+    sa.Column("user_id", BigId, sa.ForeignKey("users.id"), primary_key=True),
+    sa.Column("slot", sa.String(16), primary_key=True),
+    sa.Column("item_id", sa.String(64), nullable=False),
+)
