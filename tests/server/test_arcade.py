@@ -378,3 +378,20 @@ def test_level_up_grants_bound_diamonds_and_is_announced(server: LiveServer) -> 
             me = h.get("/api/me").json()
         assert (me["level"], me["bound_diamonds"]) == (2, 10)
         assert me["next_level_experience"] == 250
+
+
+def test_quick_match_refuses_a_player_without_the_buy_in(server: LiveServer) -> None:
+    """R-SEAT-1, R-SEAT-2: a player without the 40 chips of the quick match's buy-in is
+    told so when queuing (``insufficient_chips``), not left to wait for a table that
+    cannot seat them; the queue is unchanged."""
+    token = register_and_login(server.url, "broke_lou")
+
+    async def go() -> None:
+        c = await Client.open(server.ws_url, token)
+        before = len(server.app.state.services.quick)
+        ack = await c.command({"type": "quick_match"})
+        assert (ack["accepted"], ack["code"]) == (False, "insufficient_chips"), ack
+        assert len(server.app.state.services.quick) == before
+        await c.close()
+
+    asyncio.run(go())

@@ -36,7 +36,7 @@ from croupier.lobby import DEFAULT_TABLES, QuickMatch, TableSpec
 from croupier.lobby.arcade import parse_schedule
 from croupier.lobby.catalog import invitation_code
 from croupier.server.abuse import GuessLimiter, PrivateCaps
-from croupier.server.arcade import arcade_status, level_up, push_queue_status
+from croupier.server.arcade import arcade_status, level_up, push_queue_status, quick_match_spec
 from croupier.server.casino_ws import CasinoRoom, open_casino
 from croupier.server.http import routes
 from croupier.server.hub import Hub
@@ -239,9 +239,7 @@ async def _match_loop(sv: Services) -> None:
 async def _seat_group(sv: Services, group: list[str]) -> None:
     """Open an arcade table for a matched group and seat everyone at a random seat."""
     table_id = f"arcade-qm-{invitation_code(6).lower()}"
-    spec = TableSpec(
-        table_id, "Arcade quick match", "nlhe", "arcade", (1, 2), max(2, len(group)), kind="arcade"
-    )
+    spec = quick_match_spec(table_id, len(group))
     live = await sv.registry.open(spec)
     buy_in = live.actor.table.config.min_buy_in
     seats = random.SystemRandom().sample(range(spec.seats), len(group))

@@ -23,11 +23,11 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from croupier.accounts.levels import (
-    ARCADE_MIN_LEVEL,
     XP_PER_HAND,
     XP_PER_WIN,
     experience_for_level,
 )
+from croupier.lobby import TableSpec
 from croupier.lobby.arcade import is_open, parse_schedule, seconds_to_change
 from croupier.lobby.shop import CATALOGUE, SLOTS
 from croupier.store import StoreError
@@ -46,6 +46,23 @@ __all__ = [
     "push_queue_status",
     "wants_look",
 ]
+
+
+def quick_match_spec(table_id: str, players: int) -> TableSpec:
+    """The table a quick-match group starts: arcade NLHE 1/2, one seat per player."""
+    return TableSpec(
+        table_id, "Arcade quick match", "nlhe", "arcade", (1, 2), max(2, players), kind="arcade"
+    )
+
+
+def quick_match_buy_in() -> int:
+    """The chips each matched player brings (the table's minimum buy-in).
+
+    >>> quick_match_buy_in()
+    40
+    """
+    return quick_match_spec("arcade-qm-x", 2).config().min_buy_in
+
 
 LEVEL_UP_REWARD = 10
 """Bound diamonds granted per level reached (Decision): a reward, so bound (R-ACC-1)."""
@@ -74,7 +91,10 @@ def arcade_status(sv: Services) -> dict[str, Any]:
         "experience": {
             "per_hand": XP_PER_HAND,
             "per_win": XP_PER_WIN,
-            "arcade_level": ARCADE_MIN_LEVEL,
+            "arcade_level": sv.settings.arcade_min_level,
+            "arcade_experience": experience_for_level(
+                min(100, max(1, sv.settings.arcade_min_level))
+            ),
         },
     }
 
@@ -88,10 +108,15 @@ def next_level_experience(level: int) -> int | None:
     return experience_for_level(level + 1) if level < 100 else None
 
 
+def catalogue_json() -> list[dict[str, Any]]:
+    """The shop's catalogue as sent to clients (what each look draws)."""
+    return [{"id": i.item_id, "slot": i.slot, "price": i.price, "look": i.look} for i in CATALOGUE]
+
+
 async def arcade(request: Request) -> Response:
     from croupier.server.http import _sv
 
-    return JSONResponse(arcade_status(_sv(request)))
+    return JSONResponse({**arcade_status(_sv(request)), "items": catalogue_json()})
 
 
 def _shop_json(sv: Services, user_id: int) -> dict[str, Any]:
@@ -99,9 +124,7 @@ def _shop_json(sv: Services, user_id: int) -> dict[str, Any]:
     return {
         "points": sv.store.ledger.balances(user_id).points,
         "slots": list(SLOTS),
-        "items": [
-            {"id": i.item_id, "slot": i.slot, "price": i.price, "look": i.look} for i in CATALOGUE
-        ],
+        "items": catalogue_json(),
         "owned": shop.owned(user_id),
         "equipped": shop.equipped(user_id),
     }

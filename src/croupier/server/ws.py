@@ -21,6 +21,7 @@ from croupier.server.arcade import (
     dress,
     look_of,
     push_queue_status,
+    quick_match_buy_in,
     wants_look,
 )
 from croupier.server.casino_ws import casino_cleanup, casino_dispatch
@@ -516,6 +517,15 @@ class WsSession:
             self._ack(msg.id, None, False, "arcade_closed", "the arcade is closed now")
             return
         account = self.sv.accounts.account(self.account.id) or self.account
+        need = quick_match_buy_in()
+        if account.level >= self.sv.quick.min_level and (
+            self.sv.store.ledger.balances(account.id).chips < need
+        ):
+            # Found out now, not when the table starts without you.
+            self._ack(
+                msg.id, None, False, "insufficient_chips", f"the quick match needs {need} chips"
+            )
+            return
         try:
             self.sv.quick.join(pid, level=account.level, now=self._now())
         except LobbyError as exc:
