@@ -381,7 +381,7 @@ def test_level_up_grants_bound_diamonds_and_is_announced(server: LiveServer) -> 
 
 
 def test_quick_match_refuses_a_player_without_the_buy_in(server: LiveServer) -> None:
-    """R-SEAT-1, R-SEAT-2: a player without the 40 chips of the quick match's buy-in is
+    """R-SEAT-1, R-SEAT-2: a player without the 80 chips of the quick match's buy-in is
     told so when queuing (``insufficient_chips``), not left to wait for a table that
     cannot seat them; the queue is unchanged."""
     token = register_and_login(server.url, "broke_lou")

@@ -9,7 +9,7 @@ journaled unsettled, so the next start voids it and refunds its chips.
 
 >>> app = create_app(Settings(database_url="sqlite://", default_tables=False))
 >>> sorted(r.path for r in app.routes if r.path)[:3]
-['/api/exchange', '/api/hands', '/api/hands/{table_id}/{hand}']
+['/api/arcade', '/api/exchange', '/api/hands']
 """
 
 from __future__ import annotations

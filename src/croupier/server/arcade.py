@@ -59,7 +59,7 @@ def quick_match_buy_in() -> int:
     """The chips each matched player brings (the table's minimum buy-in).
 
     >>> quick_match_buy_in()
-    40
+    80
     """
     return quick_match_spec("arcade-qm-x", 2).config().min_buy_in
 
@@ -184,6 +184,49 @@ async def shop_equip(request: Request) -> Response:
     sv.looks[account.id] = look
     _announce_look(sv, account.id, look)
     return JSONResponse(await asyncio.to_thread(_shop_json, sv, account.id))
+
+
+def arcade_openapi_paths(
+    authed: list[dict[str, list[str]]], json_: Any, error: dict[str, str]
+) -> dict[str, Any]:
+    """The OpenAPI entries of the arcade routes (merged by ``server/openapi.py``)."""
+
+    def body(name: str) -> dict[str, Any]:
+        ref = {"$ref": f"#/components/schemas/{name}"}
+        return {"required": True, "content": {"application/json": {"schema": ref}}}
+
+    return {
+        "/api/arcade": {
+            "get": {
+                "summary": "The arcade: open now, its windows, the level needed, how"
+                " experience is earned, the shop's catalogue",
+                "responses": {"200": json_()},
+            }
+        },
+        "/api/shop": {
+            "get": {
+                "summary": "The points shop: catalogue, your points, owned and equipped items",
+                "security": authed,
+                "responses": {"200": json_(), "401": error},
+            }
+        },
+        "/api/shop/buy": {
+            "post": {
+                "summary": "Buy an item with points (R-ACC-1); again: nothing charged",
+                "security": authed,
+                "requestBody": body("BuyRequest"),
+                "responses": {"200": json_(), "401": error, "404": error, "409": error},
+            }
+        },
+        "/api/shop/equip": {
+            "post": {
+                "summary": "Equip an owned item (`item`) or clear a slot (`slot`)",
+                "security": authed,
+                "requestBody": body("EquipRequest"),
+                "responses": {"200": json_(), "401": error, "409": error, "422": error},
+            }
+        },
+    }
 
 
 def arcade_routes() -> list[Route]:
