@@ -160,7 +160,8 @@ def test_entry_icon_hidden_while_the_arcade_is_closed(
 def test_quick_match_feedback_cancel_and_match(server: Server, playwright_: Any, lang: str) -> None:
     """R-SEAT-2 (quick match): a lone player is told they are alone and for how long; they
     can cancel; when a second player queues, both read how many wait and in how many
-    seconds the table starts, then land on the same arcade table."""
+    seconds the table starts, then land on the same arcade table, where each sees the
+    other's avatar and card back from the points shop (R-ACC-1)."""
     pages = [Page(playwright_, 1366, 768), Page(playwright_, 390, 844)]
     names = [f"qa_{lang}", f"qb_{lang}"]
     try:
@@ -171,6 +172,13 @@ def test_quick_match_feedback_cancel_and_match(server: Server, playwright_: Any,
             ready(p.page, f"{server.base}/#/arcade")
             _lang(p.page, lang)
         a, b = (p.page for p in pages)
+        # The first player wears a bought avatar and card back: the other one sees them.
+        _earn_points(server, names[0], 600)
+        uid = _user_id(server, names[0])
+        with open_store(f"sqlite:///{_db(server)}") as store:
+            for item in ("avatar_fox", "back_crimson"):
+                store.shop.buy(uid, item)
+                store.shop.equip(uid, item)
         a.wait_for_selector("#arcade-quick:not([disabled])")
         a.click("#arcade-quick")
         alone = "only player" if lang == "en" else "seul joueur"
@@ -204,6 +212,22 @@ def test_quick_match_feedback_cancel_and_match(server: Server, playwright_: Any,
         for pg in (a, b):
             pg.wait_for_function("location.hash.startsWith('#/table/arcade-qm-')", timeout=20000)
         assert a.evaluate("location.hash") == b.evaluate("location.hash")
+        seat = b.locator(f".seat:has-text('{names[0]}')")
+        seat.locator("img.avatar[data-look='avatar_fox']").wait_for()
+        # (the seats are redrawn at each event: read them afresh in the page)
+        b.wait_for_function(
+            """name => [...document.querySelectorAll('.seat')].some(n => n.textContent.includes(name)
+                && getComputedStyle(n).getPropertyValue('--card-back').trim() === '#9c1f2e')""",
+            arg=names[0],
+        )  # crimson
+        _shot(b, f"arcade-table-{lang}-390")
+        _shot(a, f"arcade-table-{lang}-1366")
+        assert (
+            b.locator(
+                f".seat:has-text('{names[1]}') img.avatar[data-look='avatar_default']"
+            ).count()
+            == 1
+        )
         for p in pages:
             assert p.unexpected() == [], p.unexpected()
     finally:
