@@ -97,14 +97,14 @@ def arcade_problems(conn: sa.Connection) -> list[str]:
             )
     if minted != listed:
         problems.append(f"points: {minted} issued but the settled hands list {listed}")
-    for row in conn.execute(
+    for archived in conn.execute(
         sa.select(hand_archive.c.table_id, hand_archive.c.hand_id, hand_archive.c.summary)
     ):
-        levy = _levy_points(row.summary)
-        paid = by_hand.get((row.table_id, row.hand_id))
+        levy = _levy_points(archived.summary)
+        paid = by_hand.get((archived.table_id, archived.hand_id))
         if levy is not None and paid is not None and levy != paid:
             problems.append(
-                f"hand {row.table_id}/{row.hand_id}: the levy gives {levy} points, "
+                f"hand {archived.table_id}/{archived.hand_id}: the levy gives {levy} points, "
                 f"{paid} were credited"
             )
     shop_balance = conn.execute(
@@ -115,9 +115,9 @@ def arcade_problems(conn: sa.Connection) -> list[str]:
         .select_from(shop_items)
         .outerjoin(transfers, transfers.c.id == shop_items.c.transfer_id)
     ).all()
-    for row in owned:
-        if row.id is None:
-            problems.append(f"shop item {row.item_id} of user {row.user_id} has no purchase")
+    for item in owned:
+        if item.id is None:
+            problems.append(f"shop item {item.item_id} of user {item.user_id} has no purchase")
     prices = sum(int(r.price) for r in owned)
     if int(shop_balance or 0) != prices:
         problems.append(
