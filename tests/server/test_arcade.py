@@ -123,7 +123,22 @@ def test_arcade_hands_over_the_websocket_credit_points(server: LiveServer) -> No
     over the WebSocket and leave; each account then holds exactly the points the levy of
     those hands gives (levy × 10 shared by contribution, rounded up), credited in the
     hands' settlement transfers; the audit (arcade checks included) finds nothing."""
-    tokens = {n: register_and_login(server.url, n) for n in ("arcade_ann", "arcade_bob")}
+    _points_scenario(server, "arcade")
+
+
+def test_arcade_points_on_sqlite_and_postgresql(database_url: str) -> None:
+    """R-RAKE-3, R-ACC-1: the same points path on each database of the room (SQLite and
+    PostgreSQL), on a server of its own."""
+    settings = fast_settings(
+        database_url, arcade_min_level=0, quick_match_wait_seconds=0.6, default_tables=False
+    )
+    with running(settings) as srv:
+        _points_scenario(srv, "db")
+
+
+def _points_scenario(server: LiveServer, prefix: str) -> None:
+    names = (f"{prefix}_ann", f"{prefix}_bob")
+    tokens = {n: register_and_login(server.url, n) for n in names}
     ids = {n: str(_fund(server, t)) for n, t in tokens.items()}
 
     async def go() -> list[dict[str, Any]]:
@@ -140,7 +155,7 @@ def test_arcade_hands_over_the_websocket_credit_points(server: LiveServer) -> No
             await c.expect("subscribed")
         results = await asyncio.gather(
             *(
-                _play(c, table_id, ids[n], hands=4, aggressive=(n == "arcade_ann"))
+                _play(c, table_id, ids[n], hands=4, aggressive=(n == names[0]))
                 for n, c in clients.items()
             )
         )
