@@ -57,9 +57,14 @@ export class Arcade {
     return !!a && a.level >= this.minLevel;
   }
 
-  /** Show "level N needed, you are level M" (a dialog); true when the player is gated. */
+  /** Show "level N needed, you are level M" (a dialog), or that the arcade is closed;
+   * true when the player may not sit at an arcade table now. */
   gate() {
     const a = this.ctx.account;
+    if (a && !this.open) {
+      this.ctx.toast("error.arcade_closed"); // closed: said before any buy-in dialog too
+      return true;
+    }
     if (!a || a.level >= this.minLevel) return false;
     setT($("#level-text"), "arcade.level_needed", { need: this.minLevel, level: a.level });
     this.renderXp($("#level-xp"));
