@@ -144,8 +144,8 @@ def test_entry_icon_hidden_while_the_arcade_is_closed(
     closed_server: Server, browser_page: Page
 ) -> None:
     """Seed 000: "cette icône apparaît quand l'activité est disponible": outside the
-    windows of CROUPIER_ARCADE_HOURS the icon is not shown and the arcade page says when
-    it opens."""
+    windows of CROUPIER_ARCADE_HOURS the icon is not shown, the arcade page says when it
+    opens, and an arcade table's Play says it is closed instead of opening the buy-in."""
     page = browser_page.page
     sign_up(page, closed_server.base, "night_owl")
     page.wait_for_timeout(1500)  # a lobby message or two
@@ -154,6 +154,12 @@ def test_entry_icon_hidden_while_the_arcade_is_closed(
     page.wait_for_selector("#view-arcade:not([hidden])")
     assert "closed" in page.inner_text("#arcade-hours")
     assert page.locator("#arcade-quick").is_disabled()
+    # An arcade table of the lobby: "closed" comes instead of the buy-in dialog.
+    page.click("nav a[data-view=lobby]")
+    page.click("tr[data-table='arcade-1-2'] button.primary")
+    page.wait_for_selector("#toast:not([hidden])")
+    assert "closed" in page.inner_text("#toast")
+    assert page.locator("#sit-dialog[open]").count() == 0
 
 
 @pytest.mark.parametrize("lang", ["en", "fr"])
