@@ -228,6 +228,13 @@ def test_quick_match_feedback_cancel_and_match(server: Server, playwright_: Any,
         )  # crimson
         _shot(b, f"arcade-table-{lang}-390")
         _shot(a, f"arcade-table-{lang}-1366")
+        # The first hand ends (by the 15 s clock if nobody acts): the log tells each player
+        # the levy and their points (R-RAKE-3).
+        levy = "you earn" if lang == "en" else "vous gagnez"
+        for pg in (a, b):
+            pg.wait_for_function(
+                f"document.querySelector('#log').textContent.includes({levy!r})", timeout=40000
+            )
         assert (
             b.locator(
                 f".seat:has-text('{names[1]}') img.avatar[data-look='avatar_default']"
