@@ -410,3 +410,39 @@ def test_quick_match_refuses_a_player_without_the_buy_in(server: LiveServer) -> 
         await c.close()
 
     asyncio.run(go())
+
+
+def test_quick_match_tables_stay_out_of_the_lobby_and_close_when_left(
+    server: LiveServer,
+) -> None:
+    """R-SEAT-2: a quick-match table holds matched players only: the lobby never lists it,
+    and once all its players have left it is closed (checked twice, 10 s apart)."""
+    tokens = {n: register_and_login(server.url, n) for n in ("gone_max", "gone_ned")}
+    for t in tokens.values():
+        _fund(server, t)
+    registry = server.app.state.services.registry
+
+    async def go() -> str:
+        clients = [await Client.open(server.ws_url, t) for t in tokens.values()]
+        for c in clients:
+            assert (await c.command({"type": "quick_match"}))["accepted"]
+        table_id = str((await clients[0].expect("matched", timeout=15))["table_id"])
+        await clients[1].expect("matched", timeout=15)
+        listed = httpx.get(server.url + "/api/tables").json()
+        assert table_id not in {t["table_id"] for t in listed}
+        for c in clients:
+            await c.send({"type": "subscribe", "table_id": table_id})
+            await c.expect("subscribed")
+            await c.send({"type": "leave", "table_id": table_id, "id": c.next_id()})
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + 40
+        while table_id in registry.tables and loop.time() < deadline:
+            await asyncio.sleep(0.5)
+        for c in clients:
+            await c.close()
+        return table_id
+
+    table_id = asyncio.run(go())
+    assert table_id not in registry.tables
+    report = server.app.state.services.store.audit()
+    assert report.ok, report.discrepancies

@@ -36,7 +36,13 @@ from croupier.lobby import DEFAULT_TABLES, QuickMatch, TableSpec
 from croupier.lobby.arcade import parse_schedule
 from croupier.lobby.catalog import invitation_code
 from croupier.server.abuse import GuessLimiter, PrivateCaps
-from croupier.server.arcade import arcade_status, level_up, push_queue_status, quick_match_spec
+from croupier.server.arcade import (
+    arcade_status,
+    close_empty_quick_tables,
+    level_up,
+    push_queue_status,
+    quick_match_spec,
+)
 from croupier.server.casino_ws import CasinoRoom, open_casino
 from croupier.server.http import routes
 from croupier.server.hub import Hub
@@ -224,11 +230,14 @@ async def _lobby_loop(sv: Services) -> None:
 async def _match_loop(sv: Services) -> None:
     rng = random.SystemRandom()
     ticks = 0
+    seen_empty: set[str] = set()
     while True:
         await asyncio.sleep(0.5)
         ticks += 1
         if ticks % 2 == 0:
             push_queue_status(sv, sv.now())  # nobody queued waits without news
+        if ticks % 20 == 0:
+            await close_empty_quick_tables(sv, seen_empty)  # their players have all left
         for group in sv.quick.draw(rng, now=sv.now()):
             try:
                 await _seat_group(sv, group)

@@ -314,6 +314,36 @@ def level_up(sv: Services, user_id: int, old: int, new: int) -> None:
 # -- quick match feedback ---------------------------------------------------------------
 
 
+def is_quick_table(table_id: str) -> bool:
+    """A table started by the quick match (its players were matched: not in the lobby).
+
+    >>> is_quick_table("arcade-qm-k2x7pq"), is_quick_table("arcade-1-2")
+    (True, False)
+    """
+    return table_id.startswith("arcade-qm-")
+
+
+async def close_empty_quick_tables(sv: Services, seen_empty: set[str]) -> list[str]:
+    """Stop the quick-match tables found empty (no seat, no hand) at two checks in a row:
+    their players have left, and nobody else is matched to them. Returns the ids closed."""
+    closed: list[str] = []
+    for table_id, live in list(sv.registry.tables.items()):
+        if not is_quick_table(table_id):
+            continue
+        table = live.actor.table
+        if table.seats or table.hand is not None:
+            seen_empty.discard(table_id)
+        elif table_id not in seen_empty:
+            seen_empty.add(table_id)
+        else:
+            seen_empty.discard(table_id)
+            sv.registry.detach(table_id)
+            sv.hub.watchers.pop(table_id, None)
+            await live.actor.stop()
+            closed.append(table_id)
+    return closed
+
+
 def push_queue_status(sv: Services, now: float) -> None:
     """Tell every queued player how many wait, for how long, and when a table starts."""
     for pid in sv.quick.players():

@@ -194,7 +194,9 @@ class TableRegistry:
         return [
             t.summary()
             for t in self.tables.values()
-            if not t.spec.private and t.spec.kind != "tournament"
+            if not t.spec.private
+            and t.spec.kind != "tournament"
+            and not t.table_id.startswith("arcade-qm-")  # matched players only (R-SEAT-2)
         ]
 
     def attach(self, spec: TableSpec, actor: TableActor) -> LiveTable:
