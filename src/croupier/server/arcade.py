@@ -29,8 +29,8 @@ from croupier.accounts.levels import (
 )
 from croupier.lobby import TableSpec
 from croupier.lobby.arcade import is_open, parse_schedule, seconds_to_change
-from croupier.lobby.shop import CATALOGUE, SLOTS
 from croupier.store import StoreError
+from croupier.store.shop_catalogue import CATALOGUE, SLOTS
 from croupier.table.events import PlayerSeated, TableEvent
 
 if TYPE_CHECKING:

@@ -36,12 +36,11 @@ from dataclasses import dataclass
 
 import sqlalchemy as sa
 
-from croupier.lobby.catalog import LobbyError
-from croupier.lobby.shop import SLOTS, ShopItem, defaults, item
 from croupier.store.db import Clock, Database, now_ms
 from croupier.store.errors import InsufficientFundsError, StoreError
 from croupier.store.ledger import HOUSE_POINTS_SHOP, Currency, Ledger, Leg, user_account
 from croupier.store.schema import shop_equipped, shop_items
+from croupier.store.shop_catalogue import SLOTS, ShopItem, defaults, item
 
 __all__ = ["Purchase", "ShopError", "SqlShop", "purchase_key"]
 
@@ -75,7 +74,7 @@ def purchase_key(user_id: int, item_id: str) -> str:
 def _item(item_id: str) -> ShopItem:
     try:
         return item(item_id)
-    except LobbyError as exc:
+    except StoreError as exc:
         raise ShopError(exc.code, str(exc)) from None
 
 

@@ -1,4 +1,5 @@
-"""The points shop ("magasin du score", R-ACC-1, R-RAKE-3): what arcade points buy.
+"""The points shop's catalogue ("magasin du score", R-ACC-1, R-RAKE-3): what arcade
+points buy (data, read by :mod:`croupier.store.shop` and the server).
 
 The catalogue is data. Every item is cosmetic — something a player shows at the table —
 and belongs to one **slot**; a player equips at most one item per slot. Prices are in
@@ -17,7 +18,7 @@ hands and the dearest after a few hundred.
 >>> item("nothing")
 Traceback (most recent call last):
 ...
-croupier.lobby.catalog.LobbyError: no shop item 'nothing'
+croupier.store.errors.StoreError: no shop item 'nothing'
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from croupier.lobby.catalog import LobbyError
+from croupier.store.errors import StoreError
 
 __all__ = ["CATALOGUE", "SLOTS", "ShopItem", "Slot", "defaults", "item"]
 
@@ -76,7 +77,7 @@ def item(item_id: str) -> ShopItem:
     """The catalogue item ``item_id`` (``unknown_item`` when there is none)."""
     found = _BY_ID.get(item_id) if isinstance(item_id, str) else None
     if found is None:
-        raise LobbyError("unknown_item", f"no shop item {item_id!r}")
+        raise StoreError("unknown_item", f"no shop item {item_id!r}")
     return found
 
 
