@@ -47,6 +47,7 @@ def test_quick_match_cancel_when_not_queued_is_refused(server: LiveServer) -> No
     """R-SEAT-2 (quick match): leaving the queue when not in it is refused with
     ``not_queued`` and changes nothing; a real cancel is accepted once."""
     token = register_and_login(server.url, "quinn")
+    _fund(server, token)  # the quick match needs the buy-in's chips (else insufficient_chips)
 
     async def go() -> None:
         c = await Client.open(server.ws_url, token)

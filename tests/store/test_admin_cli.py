@@ -67,3 +67,21 @@ def test_grant_refuses_bad_input(url: str) -> None:
             ).scalar_one()
         )
     assert n == 0
+
+
+def test_grant_a_gift_of_bound_diamonds(url: str) -> None:
+    """R-ACC-1: a gift (``--gift``) is bound diamonds, shown apart, that never buy chips;
+    asking for chips with it is refused and changes nothing."""
+    with open_store(url) as store:
+        user = store.users.create_user("Bea", "bea", None, "player", 0)
+    runner = CliRunner()
+    result = runner.invoke(_app(), ["admin", "grant", "bea", "30", "--db", url, "--gift"])
+    assert result.exit_code == 0, result.output
+    assert "Bea: 0 diamonds, 0 chips, 0 points, 30 bound diamonds" in result.output
+    refused = runner.invoke(
+        _app(), ["admin", "grant", "bea", "30", "--db", url, "--gift", "--chips"]
+    )
+    assert refused.exit_code == 2 and "bound_diamonds" in refused.output
+    with open_store(url) as store:
+        assert store.ledger.balances(user.id).bound_diamonds == 30
+        assert store.audit().ok

@@ -3,7 +3,8 @@
 ``croupier admin audit [--db URL]`` recomputes every balance from the ledger entries and
 prints the discrepancies (there must be none); it exits with status 1 if there are any.
 ``croupier admin grant NAME AMOUNT [--db URL] [--key KEY]`` grants diamonds to an account
-(a simulated purchase), idempotent by key.
+(a simulated purchase), idempotent by key; with ``--gift`` they are *bound* diamonds (a
+gift, R-ACC-1), which never buy chips.
 ``croupier admin protections [--db URL] [--hours 24] [--limit 20]`` lists the players who
 used the most all-in protections (R-TIME-2) in the last hours, at every table.
 """
@@ -76,8 +77,14 @@ def grant_command(
     chips: Annotated[
         bool, typer.Option("--chips", help="Also convert the diamonds to chips (1:1).")
     ] = False,
+    gift: Annotated[
+        bool, typer.Option("--gift", help="Bound diamonds (a gift): they never buy chips.")
+    ] = False,
 ) -> None:
-    """Grant diamonds to an account (a simulated purchase)."""
+    """Grant diamonds to an account (a simulated purchase, or a gift with --gift)."""
+    if gift and chips:
+        typer.echo("error [bound_diamonds]: bound diamonds never buy chips", err=True)
+        raise typer.Exit(2)
     with open_store(db or default_url()) as store:
         record = (
             store.users.user(int(account))
@@ -89,7 +96,12 @@ def grant_command(
             raise typer.Exit(2)
         key = key or f"admin-grant-{secrets.token_hex(8)}"
         try:
-            transfer = store.ledger.grant_diamonds(record.id, amount, key=key, reason="admin")
+            if gift:
+                transfer = store.ledger.grant_bound_diamonds(
+                    record.id, amount, key=key, reason="gift"
+                )
+            else:
+                transfer = store.ledger.grant_diamonds(record.id, amount, key=key, reason="admin")
             if chips:
                 store.ledger.buy_chips(record.id, amount, key=f"{key}:chips")
         except StoreError as exc:
@@ -99,7 +111,7 @@ def grant_command(
     note = " (already granted under this key)" if transfer.replayed else ""
     typer.echo(
         f"{record.name}: {balances.diamonds} diamonds, {balances.chips} chips, "
-        f"{balances.points} points{note}"
+        f"{balances.points} points, {balances.bound_diamonds} bound diamonds{note}"
     )
 
 

@@ -9,7 +9,7 @@ journaled unsettled, so the next start voids it and refunds its chips.
 
 >>> app = create_app(Settings(database_url="sqlite://", default_tables=False))
 >>> sorted(r.path for r in app.routes if r.path)[:3]
-['/api/exchange', '/api/hands', '/api/hands/{table_id}/{hand}']
+['/api/arcade', '/api/exchange', '/api/hands']
 """
 
 from __future__ import annotations
@@ -33,8 +33,16 @@ from starlette.websockets import WebSocket
 from croupier.accounts import Accounts, PasswordHashing, ThrottlePolicy
 from croupier.engine.game import GAME_PRESETS
 from croupier.lobby import DEFAULT_TABLES, QuickMatch, TableSpec
+from croupier.lobby.arcade import parse_schedule
 from croupier.lobby.catalog import invitation_code
 from croupier.server.abuse import GuessLimiter, PrivateCaps
+from croupier.server.arcade import (
+    arcade_status,
+    close_empty_quick_tables,
+    level_up,
+    push_queue_status,
+    quick_match_spec,
+)
 from croupier.server.casino_ws import CasinoRoom, open_casino
 from croupier.server.http import routes
 from croupier.server.hub import Hub
@@ -75,6 +83,8 @@ class Services:
     guesses: GuessLimiter = field(default_factory=lambda: GuessLimiter(per_minute=10, burst=5))
     private_caps: PrivateCaps | None = None
     casino: CasinoRoom | None = None
+    looks: dict[int, dict[str, str]] = field(default_factory=dict)
+    """Each account's equipped shop items, as shown at tables (server/arcade.py)."""
 
     def now(self) -> float:
         return asyncio.get_running_loop().time()
@@ -90,6 +100,7 @@ class Services:
             "tables": [plain(s) for s in self.registry.summaries()],
             "tournaments": tournaments,
             "casino": self.casino.summaries() if self.casino is not None else [],
+            "arcade_open": arcade_status(self)["open"],
         }
 
 
@@ -98,6 +109,7 @@ def _hashing(settings: Settings) -> PasswordHashing:
 
 
 async def _start(app: Starlette, settings: Settings) -> Services:
+    parse_schedule(settings.arcade_hours)  # a bad CROUPIER_ARCADE_HOURS stops the start
     store = await asyncio.to_thread(open_store, settings.database_url)
     accounts = Accounts(
         store.users,
@@ -137,6 +149,7 @@ async def _start(app: Starlette, settings: Settings) -> Services:
         is_open=lambda tid: tid in registry.tables and registry.tables[tid].actor.alive,
     )
     app.state.services = services
+    registry.on_level_up = lambda uid, old, new: level_up(services, uid, old, new)
     services.tournaments = TournamentRegistry(
         LedgerCashier(store.ledger),
         clock=AsyncioClock(),
@@ -216,8 +229,15 @@ async def _lobby_loop(sv: Services) -> None:
 
 async def _match_loop(sv: Services) -> None:
     rng = random.SystemRandom()
+    ticks = 0
+    seen_empty: set[str] = set()
     while True:
         await asyncio.sleep(0.5)
+        ticks += 1
+        if ticks % 2 == 0:
+            push_queue_status(sv, sv.now())  # nobody queued waits without news
+        if ticks % 20 == 0:
+            await close_empty_quick_tables(sv, seen_empty)  # their players have all left
         for group in sv.quick.draw(rng, now=sv.now()):
             try:
                 await _seat_group(sv, group)
@@ -228,9 +248,7 @@ async def _match_loop(sv: Services) -> None:
 async def _seat_group(sv: Services, group: list[str]) -> None:
     """Open an arcade table for a matched group and seat everyone at a random seat."""
     table_id = f"arcade-qm-{invitation_code(6).lower()}"
-    spec = TableSpec(
-        table_id, "Arcade quick match", "nlhe", "arcade", (1, 2), max(2, len(group)), kind="arcade"
-    )
+    spec = quick_match_spec(table_id, len(group))
     live = await sv.registry.open(spec)
     buy_in = live.actor.table.config.min_buy_in
     seats = random.SystemRandom().sample(range(spec.seats), len(group))

@@ -17,6 +17,7 @@ from croupier.accounts.sessions import token_hash
 from croupier.engine.events import Event
 from croupier.engine.game import Game
 from croupier.history.pokerstars import PokerStarsError, PokerStarsInfo, to_pokerstars
+from croupier.server.arcade import arcade_routes, next_level_experience
 from croupier.server.handrows import hand_row
 from croupier.server.protocol import CloseCode
 from croupier.server.registry import redacted_phh
@@ -138,6 +139,8 @@ def _account_json(account: Account, services: Services) -> dict[str, Any]:
         "diamonds": b.diamonds,
         "points": b.points,
         "seated": seated_tables(services.registry, account.id),
+        "bound_diamonds": b.bound_diamonds,
+        "next_level_experience": next_level_experience(account.level),
     }
 
 
@@ -428,4 +431,5 @@ def routes() -> list[Route]:
         Route("/api/tournaments/{tournament_id}/{action}", tournament_entry, methods=["POST"]),
         Route("/api/hands", hands),
         Route("/api/hands/{table_id}/{hand}", hand_download),
+        *arcade_routes(),  # the points shop and the arcade's status (server/arcade.py)
     ]

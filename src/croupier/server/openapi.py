@@ -3,13 +3,14 @@ schemas of the pydantic request models.
 
 >>> doc = openapi_document()
 >>> doc["openapi"], sorted(doc["paths"])[:2]
-('3.1.0', ['/api/exchange', '/api/hands'])
+('3.1.0', ['/api/arcade', '/api/exchange'])
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from croupier.server.arcade import BuyRequest, EquipRequest, arcade_openapi_paths
 from croupier.server.http import Credentials, ExchangeRequest
 
 __all__ = ["openapi_document"]
@@ -37,7 +38,7 @@ def openapi_document() -> dict[str, Any]:
         return out
 
     authed: list[dict[str, list[str]]] = [{"bearer": []}, {"cookie": []}]
-    return {
+    doc: dict[str, Any] = {
         "openapi": "3.1.0",
         "info": {
             "title": "croupier",
@@ -190,6 +191,8 @@ def openapi_document() -> dict[str, Any]:
                                 "chips",
                                 "diamonds",
                                 "points",
+                                "bound_diamonds",
+                                "next_level_experience",
                             )
                         },
                         # the tables where the account holds a seat (back to the table)
@@ -223,3 +226,11 @@ def openapi_document() -> dict[str, Any]:
             },
         },
     }
+    doc["paths"].update(arcade_openapi_paths(authed, _json, _ERROR))  # server/arcade.py
+    doc["components"]["schemas"].update(
+        {
+            "BuyRequest": BuyRequest.model_json_schema(),
+            "EquipRequest": EquipRequest.model_json_schema(),
+        }
+    )
+    return doc

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from croupier.accounts import Accounts
+from croupier.accounts.levels import hand_experience, level_for
 from croupier.bots import BotRunner, RuleBot
 from croupier.engine.events import CardsShown, Event, HandEnded
 from croupier.history.export import to_phh
@@ -176,6 +177,8 @@ class TableRegistry:
         self.codes: dict[str, str] = {}
         self._bot_ids = itertools.count(1)
         self.hands_settled = 0
+        self.on_level_up: Callable[[int, int, int], None] | None = None
+        """Called with (account, old level, new level) when a hand levels a player up."""
         self.hands_voided = 0
         self.keep_at_restart: list[Callable[[str], bool]] = []
         """Predicates naming journaled tables that :meth:`close_abandoned` must leave alone
@@ -191,7 +194,9 @@ class TableRegistry:
         return [
             t.summary()
             for t in self.tables.values()
-            if not t.spec.private and t.spec.kind != "tournament"
+            if not t.spec.private
+            and t.spec.kind != "tournament"
+            and not t.table_id.startswith("arcade-qm-")  # matched players only (R-SEAT-2)
         ]
 
     def attach(self, spec: TableSpec, actor: TableActor) -> LiveTable:
@@ -462,7 +467,12 @@ class TableRegistry:
             if pid not in bots
         }
         if humans:
-            self.accounts.record_hand(humans)
+            updated = self.accounts.record_hand(humans)
+            if self.on_level_up is not None:
+                for uid, account in updated.items():
+                    before = level_for(account.experience - hand_experience(won=humans[uid]))
+                    if account.level > before:
+                        self.on_level_up(uid, before, account.level)
 
     def _account_name(self, player_id: str) -> str:
         record = self.store.users.user(int(player_id)) if player_id.isdigit() else None

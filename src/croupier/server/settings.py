@@ -95,6 +95,9 @@ class Settings:
     testing: bool = False
     arcade_min_level: int = 6
     quick_match_wait_seconds: float = 10.0
+    arcade_hours: str = ""
+    """Daily UTC windows when the arcade is available, ``"18:00-23:00,…"`` (empty: always;
+    see :mod:`croupier.lobby.arcade`)."""
     shutdown_grace_seconds: float = 5.0
     welcome_diamonds: int = 1000
     bot_tables: int = 0

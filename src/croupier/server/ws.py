@@ -16,6 +16,14 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from croupier.accounts import Account, AccountError, Guest
 from croupier.lobby import LobbyError, invitation_code, private_spec
 from croupier.server import protocol as P
+from croupier.server.arcade import (
+    arcade_status,
+    dress,
+    look_of,
+    push_queue_status,
+    quick_match_buy_in,
+    wants_look,
+)
 from croupier.server.casino_ws import casino_cleanup, casino_dispatch
 from croupier.server.chattext import clean_chat
 from croupier.server.protocol import CloseCode, ProtocolError, error, parse_client
@@ -384,7 +392,10 @@ class WsSession:
         clock = live.actor.table.clock
 
         def deliver(event: TableEvent, table_id: str = table_id) -> None:
-            self.send(encoded_event(table_id, event, clock.now()))
+            if wants_look(event):  # a seat arriving: with the player's look (arcade.py)
+                self.send(dress(self.sv, event_message(table_id, event, now=clock.now())))
+            else:
+                self.send(encoded_event(table_id, event, clock.now()))
 
         try:
             stream = live.actor.subscribe(self.player_id, deliver, since=msg.since, epoch=msg.epoch)
@@ -397,9 +408,12 @@ class WsSession:
         initial = stream.initial
         if isinstance(initial, list):
             for e in initial:
-                self.send(event_message(table_id, e, now=live.actor.table.clock.now()))
+                self.send(
+                    dress(self.sv, event_message(table_id, e, now=live.actor.table.clock.now()))
+                )
         else:
-            self.send(snapshot_message(table_id, initial, now=live.actor.table.clock.now()))
+            now = live.actor.table.clock.now()
+            self.send(dress(self.sv, snapshot_message(table_id, initial, now=now)))
         self.send({"type": "subscribed", "table_id": table_id, "version": live.actor.table.version})
         await self._tell_table(table_id, C.Reconnect)
 
@@ -418,7 +432,8 @@ class WsSession:
             return
         live = self.sv.registry.get(table_id)
         table = live.actor.table
-        self.send(snapshot_message(table_id, table.snapshot(self.player_id), now=table.clock.now()))
+        snap = snapshot_message(table_id, table.snapshot(self.player_id), now=table.clock.now())
+        self.send(dress(self.sv, snap))
 
     def _chat(self, msg: P.Chat) -> None:
         live = self.sv.registry.tables.get(msg.table_id)
@@ -474,6 +489,8 @@ class WsSession:
                 self._ack(msg.id, msg.table_id, False, "unknown_emote", "not an emote")
                 return
             body["emote"] = msg.emote
+            look = look_of(self.sv, str(self.account.id)) or {}
+            body["emote_set"] = look.get("emotes", "basic")
         self.chat_bucket, ok = self.chat_bucket.take(self._now())
         if not ok:
             self._ack(msg.id, msg.table_id, False, "rate_limited", "chat is rate limited")
@@ -492,16 +509,30 @@ class WsSession:
         if msg.cancel:
             if self.sv.quick.cancel(pid):
                 self._ack(msg.id, None, True)
+                push_queue_status(self.sv, self._now())  # the others: one fewer waiting
             else:
                 self._ack(msg.id, None, False, "not_queued", "you are not in the quick-match queue")
             return
+        if not arcade_status(self.sv)["open"]:
+            self._ack(msg.id, None, False, "arcade_closed", "the arcade is closed now")
+            return
         account = self.sv.accounts.account(self.account.id) or self.account
+        need = quick_match_buy_in()
+        if account.level >= self.sv.quick.min_level and (
+            self.sv.store.ledger.balances(account.id).chips < need
+        ):
+            # Found out now, not when the table starts without you.
+            self._ack(
+                msg.id, None, False, "insufficient_chips", f"the quick match needs {need} chips"
+            )
+            return
         try:
             self.sv.quick.join(pid, level=account.level, now=self._now())
         except LobbyError as exc:
             self._ack(msg.id, None, False, exc.code, str(exc))
             return
         self._ack(msg.id, None, True, data={"waiting": len(self.sv.quick)})
+        push_queue_status(self.sv, self._now())  # the queue's news at once, to everyone
 
     async def _create_private(self, msg: P.CreatePrivate) -> None:
         if self.account is None:
@@ -644,6 +675,8 @@ class WsSession:
         if spec.private and code != spec.code and self.account.id != spec.host:
             return ("bad_code", "this private table needs its invitation code")
         if spec.profile == "arcade" or live.actor.table.config.rules.name == "arcade":
+            if spec.kind == "arcade" and not arcade_status(self.sv)["open"]:
+                return ("arcade_closed", "the arcade is closed now")
             return self._arcade_level_refusal()
         return None
 

@@ -26,6 +26,8 @@ journals and the restarts), ``rake`` (house rake and levy against the hands), ``
 (:mod:`croupier.store.audit_tournaments`): ``tournaments`` (pools against registrations).
 Casino check (:mod:`croupier.store.audit_casino`): ``casino`` (casino escrows against the
 open rounds, settled rounds against their transfer).
+Arcade check (:mod:`croupier.store.audit_arcade`): ``points`` (points issued by hands
+only, credited as the hands and their levies say; the points shop against the items sold).
 
 >>> from croupier.store.db import Database
 >>> from croupier.store.ledger import Ledger
@@ -45,7 +47,7 @@ from typing import Any
 
 import sqlalchemy as sa
 
-from croupier.store import audit_casino, audit_money, audit_tournaments
+from croupier.store import audit_arcade, audit_casino, audit_money, audit_tournaments
 from croupier.store.db import Database
 from croupier.store.schema import entries, hands, ledger_accounts, transfers
 
@@ -215,6 +217,7 @@ CHECKS: tuple[tuple[str, Check], ...] = (
     ("diamonds", audit_money.check_diamonds),
     ("tournaments", audit_tournaments.check_tournaments),
     ("casino", audit_casino.check_casino),
+    ("points", audit_arcade.check_points),  # arcade points and the points shop
 )
 """Every check, by name, in the order they run (add yours with one line)."""
 

@@ -25,7 +25,7 @@ Accounts (``LedgerAccount``), by key:
 >>> _ = ledger.buy_chips(1, 300, key="buy-1")
 >>> _ = ledger.buy_in("t1", 1, 200, key="t1-buyin-1")
 >>> ledger.balances(1)
-Balances(chips=100, diamonds=200, points=0)
+Balances(chips=100, diamonds=200, points=0, bound_diamonds=0)
 >>> ledger.escrow("t1")
 {1: 200}
 >>> ledger.buy_in("t1", 1, 101, key="t1-buyin-2")
@@ -58,6 +58,7 @@ __all__ = [
     "HOUSE_LEVY",
     "HOUSE_POINTS_SHOP",
     "HOUSE_RAKE",
+    "MINT_BOUND_DIAMONDS",
     "MINT_CHIPS",
     "MINT_DIAMONDS",
     "MINT_POINTS",
@@ -82,7 +83,10 @@ class Currency(StrEnum):
 
     CHIPS = "chips"
     DIAMONDS = "diamonds"
+    """Unbound diamonds (bought, or the welcome grant): the only ones that buy chips."""
     POINTS = "points"
+    BOUND_DIAMONDS = "bound_diamonds"
+    """Bound diamonds (rewards and gifts, R-ACC-1): never exchanged for chips."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,6 +134,7 @@ def escrow_account(table_id: str, user_id: int) -> LedgerAccount:
 MINT_CHIPS = LedgerAccount("mint:chips", Currency.CHIPS, "mint")
 MINT_DIAMONDS = LedgerAccount("mint:diamonds", Currency.DIAMONDS, "mint")
 MINT_POINTS = LedgerAccount("mint:points", Currency.POINTS, "mint")
+MINT_BOUND_DIAMONDS = LedgerAccount("mint:bound_diamonds", Currency.BOUND_DIAMONDS, "mint")
 HOUSE_RAKE = LedgerAccount("house:rake", Currency.CHIPS, "house")
 HOUSE_LEVY = LedgerAccount("house:levy", Currency.CHIPS, "house")
 HOUSE_DIAMONDS = LedgerAccount("house:diamonds", Currency.DIAMONDS, "house")
@@ -168,11 +173,12 @@ class Transfer:
 
 @dataclass(frozen=True, slots=True)
 class Balances:
-    """A player's three balances."""
+    """A player's balances (``diamonds`` are the unbound ones)."""
 
     chips: int
     diamonds: int
     points: int
+    bound_diamonds: int = 0
 
 
 def _check_user(user_id: int) -> None:
@@ -425,6 +431,18 @@ class Ledger:
         legs = [Leg(MINT_DIAMONDS, -amount), Leg(user_account(user_id, Currency.DIAMONDS), amount)]
         return self.transfer("diamonds_grant", key, legs, {"reason": reason})
 
+    def grant_bound_diamonds(
+        self, user_id: int, amount: int, *, key: str, reason: str = "reward"
+    ) -> Transfer:
+        """Bound diamonds (a reward or a gift, R-ACC-1) to a player: they show on the
+        account but never buy chips (:meth:`buy_chips` spends unbound diamonds only)."""
+        _check_amount(amount)
+        legs = [
+            Leg(MINT_BOUND_DIAMONDS, -amount),
+            Leg(user_account(user_id, Currency.BOUND_DIAMONDS), amount),
+        ]
+        return self.transfer("bound_diamonds_grant", key, legs, {"reason": reason})
+
     def buy_chips(self, user_id: int, diamonds: int, *, key: str) -> Transfer:
         """Chips bought with diamonds, 1:1 (R-ACC-1): diamonds to the house, chips issued."""
         _check_amount(diamonds)
@@ -475,6 +493,7 @@ class Ledger:
             chips=found.get(Currency.CHIPS, 0),
             diamonds=found.get(Currency.DIAMONDS, 0),
             points=found.get(Currency.POINTS, 0),
+            bound_diamonds=found.get(Currency.BOUND_DIAMONDS, 0),
         )
 
     def escrow(self, table_id: str) -> dict[int, int]:

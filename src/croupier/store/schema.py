@@ -24,6 +24,8 @@ __all__ = [
     "protection_uses",
     "server_boots",
     "sessions",
+    "shop_equipped",
+    "shop_items",
     "table_journal",
     "tournament_entries",
     "tournaments",
@@ -188,7 +190,7 @@ server_boots = sa.Table(
     sa.Column("recovered_ms", sa.BigInteger(), nullable=True),
 )
 
-# -- tournaments (migration 0007) ------------------------------------------------------------
+# -- tournaments (migration 0003) ------------------------------------------------------------
 
 tournaments = sa.Table(
     "tournaments",
@@ -219,7 +221,7 @@ tournament_entries = sa.Table(
     sa.Column("created_ms", sa.BigInteger(), nullable=False),
 )
 
-# -- casino (migration 0006) ----------------------------------------------------------------
+# -- casino (migration 0004) ----------------------------------------------------------------
 
 casino_rounds = sa.Table(
     "casino_rounds",
@@ -235,3 +237,24 @@ casino_rounds = sa.Table(
 )
 """One row per Texas Hold'em Bonus round (``croupier.store.casino``): the seats, bets and
 deck commitment at the start, ``open`` → ``settled`` | ``void``, the settlement transfer."""
+
+# The points shop (migration 0005): items bought with points, one row per (player, item);
+# ``transfer_id`` is the purchase (points to ``house:points_shop``).
+shop_items = sa.Table(
+    "shop_items",
+    metadata,
+    sa.Column("user_id", BigId, sa.ForeignKey("users.id"), primary_key=True),
+    sa.Column("item_id", sa.String(64), primary_key=True),
+    sa.Column("price", sa.BigInteger(), nullable=False),
+    sa.Column("transfer_id", BigId, sa.ForeignKey("transfers.id"), nullable=False),
+    sa.Column("bought_ms", sa.BigInteger(), nullable=False),
+)
+
+# What each player shows at the table: one item per slot (no row: the slot's default).
+shop_equipped = sa.Table(
+    "shop_equipped",
+    metadata,
+    sa.Column("user_id", BigId, sa.ForeignKey("users.id"), primary_key=True),
+    sa.Column("slot", sa.String(16), primary_key=True),
+    sa.Column("item_id", sa.String(64), nullable=False),
+)

@@ -24,6 +24,7 @@ from croupier.store.db import Clock, Database, default_url
 from croupier.store.journal import SqlJournal
 from croupier.store.ledger import HOUSE_LEVY, HOUSE_RAKE, Ledger, LedgerAccount
 from croupier.store.protections import SqlProtections
+from croupier.store.shop import SqlShop
 from croupier.store.users import SqlUsers
 
 __all__ = ["Store", "open_store"]
@@ -54,6 +55,11 @@ class Store:
     def bank(self, table_id: str) -> LedgerBank:
         """The table's buy-in/cash-out port on the ledger."""
         return LedgerBank(self.ledger, table_id)
+
+    @property
+    def shop(self) -> SqlShop:
+        """The points shop (purchases, inventory, equipment)."""
+        return SqlShop(self.db, self.ledger, self.clock)
 
     def audit(self) -> AuditReport:
         """Recompute every balance from the entries (see :mod:`croupier.store.audit`)."""

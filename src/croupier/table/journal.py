@@ -143,6 +143,9 @@ class HandEndRecord:
     seats: tuple[Seat, ...]
     stacks: tuple[int, ...]
     rake: int
+    points: tuple[int, ...] = ()
+    """Arcade reward points by position (R-RAKE-3: the levy × 10 shared by contribution);
+    the store credits them in the hand's settlement transfer. Empty off the arcade."""
 
 
 @dataclass(frozen=True, slots=True)

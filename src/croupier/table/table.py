@@ -607,7 +607,9 @@ class Table:
             self._set(seat)
         self.journal.append(
             self.id,
-            HandEndRecord(self.hand_no, self._seats_tuple(), result.stacks, result.rake),
+            HandEndRecord(
+                self.hand_no, self._seats_tuple(), result.stacks, result.rake, result.points
+            ),
         )
         self._fault("settled_journaled")
         self.rake_total += result.rake

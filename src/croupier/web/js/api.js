@@ -42,6 +42,11 @@ export const api = {
   me: () => call("GET", "/api/me"),
   exchange: (diamonds, key) => call("POST", "/api/exchange", { diamonds, key }),
   tables: () => call("GET", "/api/tables"),
+  // The arcade and its points shop (server/arcade.py).
+  arcade: () => call("GET", "/api/arcade"),
+  shop: () => call("GET", "/api/shop"),
+  shopBuy: (item) => call("POST", "/api/shop/buy", { item }),
+  shopEquip: (body) => call("POST", "/api/shop/equip", body),
   hands: (limit = 50) => call("GET", `/api/hands?limit=${limit}`),
   // Tournaments: register, unregister, fill (a Sit & Go's free seats with bots); my results.
   tournament: (id, action, body) => call("POST", `/api/tournaments/${encodeURIComponent(id)}/${action}`, body),

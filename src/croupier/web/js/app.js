@@ -2,6 +2,7 @@
 // hash router over the four views (lobby, table, history, account).
 import { api } from "./api.js";
 import { CasinoView } from "./casino.js";
+import { Arcade } from "./arcade.js";
 import { $, $$, fmt, setRaw, setT } from "./dom.js";
 import { currentLang, initialLang, loadLanguages, onLangChange, setLang, t, translateAll } from "./i18n.js";
 import { Connection, socketUrl } from "./net.js";
@@ -112,6 +113,7 @@ function renderAccount() {
     setRaw($("#acc-points"), fmt(a.points));
     setRaw($("#acc-hands"), fmt(a.hands_played));
     $("#exchange-amount").max = String(a.diamonds);
+    if (arcade) arcade.renderAccount();
   }
 }
 
@@ -133,18 +135,25 @@ function startNet() {
       table.onOpen();
       casino.onOpen();
       multi.onOpen();
+      arcade.onOpen();
     }
   });
   net.addEventListener("message", (ev) => {
     if (ctx.net !== net) return;
     const m = ev.detail;
+    if (["snapshot", "event", "look"].includes(m.type)) arcade.noteLooks(m); // seats' looks
     if (m.type === "lobby") {
       lobby.onLobby(m);
       tournaments.onLobby(m);
       hud.onRows(m.tournaments);
       casino.onLobby(m.casino);
+      arcade.onLobby(m);
     } else if (m.type === "casino_state" || m.type === "casino_info") casino.onMessage(m);
-    else if (m.type === "matched") lobby.onMatched(m);
+    else if (m.type === "matched") {
+      arcade.onMatched(m);
+      lobby.onMatched(m);
+    } else if (m.type === "quick_match_status" || m.type === "level_up") arcade.onMessage(m);
+    else if (m.type === "look") table.render();
     else if (m.type === "table_closed") toast("security.table_closed");
     else if (m.table_id && ["snapshot", "event", "subscribed", "chat", "table_info"].includes(m.type)) {
       if (!multi.onMessage(m)) table.onMessage(m); // a table in the background, or the one on screen
@@ -225,6 +234,7 @@ function bindAccount() {
 }
 
 let lobby;
+let arcade;
 let table;
 let multi;
 let history;
@@ -261,6 +271,12 @@ function route() {
   } else if (view === "tournaments") {
     show("tournaments");
     tournaments.render();
+  } else if (view === "arcade") {
+    show("arcade");
+    arcade.openPage();
+  } else if (view === "shop") {
+    show("shop");
+    arcade.openShop();
   } else if (view === "history") {
     show("history");
     history.load();
@@ -287,6 +303,8 @@ async function main() {
     ctx.options.set("sound_clock", ev.target.checked);
   });
   lobby = new Lobby(ctx);
+  arcade = new Arcade(ctx);
+  ctx.arcade = arcade;
   table = new TableView(ctx);
   multi = new MultiTable(ctx, table);
   ctx.multi = multi;
@@ -305,10 +323,12 @@ async function main() {
     hud.render();
     casino.render();
     casino.renderPaytable();
+    arcade.render();
     renderAccount();
   });
   bindAccount();
   await refreshAccount();
+  await arcade.load();
   startNet();
   window.addEventListener("hashchange", route);
   route();

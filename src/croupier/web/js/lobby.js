@@ -1,6 +1,6 @@
 // The lobby: the table list with filters, join / watch, private tables with their
-// invitation code and link, the arcade quick match.
-import { $, clear, el, fmt, setT } from "./dom.js";
+// invitation code and link (the arcade quick match is on the arcade page, js/arcade.js).
+import { $, clear, el, fmt } from "./dom.js";
 
 const SPREAD_GAMES = ["slhe"];
 const GAMES = ["nlhe", "plhe", "hplhe", "flhe", "slhe", "plo", "nlo", "hplo", "flo", "plo8", "flo8", "nlo8",
@@ -36,7 +36,6 @@ export class Lobby {
       ev.preventDefault();
       this.joinCode($("#code-input").value.trim());
     });
-    $("#quick").addEventListener("click", () => this.quickMatch());
     $("#invite-copy").addEventListener("click", async () => {
       try {
         await navigator.clipboard.writeText($("#invite-link").value);
@@ -48,13 +47,10 @@ export class Lobby {
     $("#invite-open").addEventListener("click", () => {
       if (this.lastCreated) this.openPrivate(this.lastCreated.table_id, this.lastCreated.code);
     });
-    this.queued = false;
   }
 
   onOpen() {
     this.ctx.net.send({ type: "subscribe" });
-    this.queued = false;
-    this.renderQuick();
   }
 
   onLobby(msg) {
@@ -74,7 +70,6 @@ export class Lobby {
       this.filter[name] = sel.value;
     }
     this.renderRows();
-    this.renderQuick();
   }
 
   renderRows() {
@@ -104,39 +99,13 @@ export class Lobby {
   }
 
   play(row) {
+    // Arcade tables: the level message comes before any buy-in dialog (seed 000).
+    if (row.profile === "arcade" && this.ctx.arcade && this.ctx.arcade.gate()) return;
     this.ctx.go(`#/table/${encodeURIComponent(row.table_id)}`);
     this.ctx.table.askSit();
   }
 
-  renderQuick() {
-    const a = this.ctx.account;
-    const btn = $("#quick");
-    btn.disabled = !a;
-    setT(btn, this.queued ? "lobby.quick_cancel" : "lobby.quick_join");
-    const st = $("#quick-status");
-    if (!a) setT(st, "lobby.login_to_play");
-    else if (this.queued) setT(st, "lobby.quick_waiting");
-    else st.textContent = "";
-  }
-
-  async quickMatch() {
-    const btn = $("#quick");
-    btn.disabled = true;
-    const ack = await this.ctx.net.command({ type: "quick_match", cancel: this.queued });
-    btn.disabled = false;
-    if (!ack.accepted) {
-      this.ctx.toast(this.ctx.errorText(ack.code));
-      // The server says we are not queued (matched or dropped meanwhile): trust it.
-      if (ack.code === "not_queued") this.queued = false;
-    } else {
-      this.queued = !this.queued;
-    }
-    this.renderQuick();
-  }
-
   onMatched(msg) {
-    this.queued = false;
-    this.renderQuick();
     if (msg.seated) this.ctx.go(`#/table/${encodeURIComponent(msg.table_id)}`);
     else this.ctx.toast(this.ctx.errorText(msg.code));
   }

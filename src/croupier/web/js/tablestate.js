@@ -330,9 +330,16 @@ export function applyEvent(prev, msg, me) {
       break;
     }
     case "rake_taken":
-    case "levy_taken":
       if (h) h.pot -= e.amount;
       break;
+    case "levy_taken": {
+      // The arcade levy (R-RAKE-3) and the points it gives you.
+      if (h) h.pot -= e.amount;
+      const mine = myPosition(s, me);
+      const points = mine >= 0 && e.points ? e.points[mine] || 0 : 0;
+      pushLog(s, points ? "log.levy_points" : "log.levy", { amount: e.amount, points });
+      break;
+    }
     case "pot_awarded": {
       if (!s.results) s.results = { awards: [], net: null, pots: null };
       e.winners.forEach((w, i) => {

@@ -1,6 +1,7 @@
 // One table on screen: seats, cards, pots, the action bar (legal actions only, bounded
 // sizing, presets), draw selection, show/muck, sit out/in, reload, leave, chat, the winner
 // display, the Naiko panel, and the keyboard shortcuts. Every command waits for its ack.
+import { avatarImg, EMOTE_NAMES, emoteImg } from "./arcade.js";
 import { cardRow, cardSvg } from "./cards.js";
 import { $, clear, el, fmt, setRaw, setT } from "./dom.js";
 import { handName } from "./hands.js";
@@ -15,8 +16,6 @@ import { TableTools } from "./tabletools.js";
 const CLOCK = { room: 30, naiko: 20, arcade: 15 };
 const STUD_GAMES = ["7stud", "stud8", "razz", "soko"];
 const CANNED = ["gl", "gg", "nh", "ty", "wp", "hurry", "oops"];
-const EMOTES = { smile: "\u{1F642}", laugh: "\u{1F602}", cry: "\u{1F622}", angry: "\u{1F620}",
-  thumbs_up: "\u{1F44D}", clap: "\u{1F44F}", think: "\u{1F914}" };
 
 export class TableView {
   constructor(ctx) {
@@ -220,6 +219,8 @@ export class TableView {
       this.wantSit = true;
       return;
     }
+    // Arcade tables: "level 6 needed, you are level N" before any buy-in dialog.
+    if (this.profile === "arcade" && this.ctx.arcade && this.ctx.arcade.gate()) return;
     const s = this.summary;
     const p = this.ctx.privateSpecs.get(this.tableId);
     const bb = p ? p.big_blind : 2;
@@ -493,6 +494,10 @@ export class TableView {
     else if (priv) setT(info, "table.info_private", { game: t(`game.${priv.game}`), stakes: `${priv.small_blind}/${priv.big_blind}`, n: s.handNo, code: priv.code });
     else setT(info, "table.info_short", { n: s.handNo });
     this.renderSeats();
+    const mine = this.ctx.arcade && this.me ? this.ctx.arcade.lookOf(this.me) : null;
+    const felt = mine && this.ctx.arcade.colour(mine.felt);
+    if (felt) $("#felt").style.setProperty("--felt", felt);
+    else $("#felt").style.removeProperty("--felt");
     this.renderCenter();
     this.renderResults();
     this.renderLog();
@@ -552,7 +557,11 @@ export class TableView {
       return node;
     }
     const stack = hp ? hp.stack : info.stack;
+    const look = this.ctx.arcade ? this.ctx.arcade.lookOf(info.player_id) : null;
+    const back = look && this.ctx.arcade.colour(look.card_back);
+    if (back) node.style.setProperty("--card-back", back);
     const head = el("div", { class: "seat-head" },
+      look ? avatarImg(look) : null,
       el("span", { class: "name", raw: info.name || info.player_id }),
       info.is_bot ? el("span", { class: "tag tag-bot", t: "table.bot" }) : null,
       s.button === seat ? el("span", { class: "dealer", raw: "D", attrT: { "aria-label": "table.dealer", title: "table.dealer" } }) : null);
@@ -769,9 +778,11 @@ export class TableView {
     for (const c of CANNED) {
       box.append(el("button", { type: "button", t: `chat.canned.${c}`, onclick: () => this.command({ type: "chat", canned: c }) }));
     }
-    for (const [name, glyph] of Object.entries(EMOTES)) {
+    const mine = this.ctx.arcade ? this.ctx.arcade.lookOf(this.me) : null;
+    const set = mine && mine.emotes === "emotes_party" ? "party" : "basic";
+    for (const name of EMOTE_NAMES) {
       box.append(el("button", { type: "button", class: "emote", attrT: { "aria-label": `chat.emote.${name}`, title: `chat.emote.${name}` },
-        onclick: () => this.command({ type: "chat", emote: name }) }, el("span", { raw: glyph, "aria-hidden": "true" })));
+        onclick: () => this.command({ type: "chat", emote: name }) }, emoteImg(name, set)));
     }
   }
 
@@ -780,7 +791,7 @@ export class TableView {
     let body;
     if (m.text !== undefined) body = el("span", { raw: m.text });
     else if (m.canned !== undefined) body = el("span", { t: `chat.canned.${m.canned}` });
-    else body = el("span", { raw: EMOTES[m.emote] || m.emote, attrT: { "aria-label": `chat.emote.${m.emote}` } });
+    else body = emoteImg(m.emote, m.emote_set === "emotes_party" ? "party" : "basic");
     ul.append(el("li", {}, el("strong", { raw: m.from }), el("span", { raw: ": " }), body));
     while (ul.children.length > 50) ul.firstChild.remove();
   }

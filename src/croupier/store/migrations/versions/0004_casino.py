@@ -1,7 +1,7 @@
 """Casino rounds: the Texas Hold'em Bonus round journal (croupier.store.casino).
 
-Revision ID: 0006
-Revises: 0002
+Revision ID: 0004
+Revises: 0003
 Create Date: 2026-12-01
 """
 
@@ -10,8 +10,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0006"
-down_revision = "0007"
+revision = "0004"
+down_revision = "0003"
 branch_labels = None
 depends_on = None
 
