@@ -8,8 +8,10 @@ if ! "$PY" -c 'import sys; sys.exit(sys.version_info < (3, 11))' 2>/dev/null; th
   echo "croupier needs Python 3.11 or newer (found: $("$PY" --version 2>&1))" >&2
   exit 1
 fi
-if [ ! -x .venv/bin/python ]; then
-  "$PY" -m venv .venv || {
+# A venv left broken by an interrupted first run (no python, or no pip) is made anew.
+if [ ! -x .venv/bin/python ] || ! .venv/bin/python -m pip --version >/dev/null 2>&1; then
+  rm -f .venv/.croupier-installed .venv/.croupier-installed-dev
+  "$PY" -m venv --clear .venv || {
     echo "python3 -m venv failed: install the venv module (apt-get install python3-venv)" >&2
     exit 1
   }
