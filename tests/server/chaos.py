@@ -159,16 +159,32 @@ def _decide(rng: random.Random, turn: dict[str, Any]) -> dict[str, Any]:
     return {"type": "act", "action": "fold"}
 
 
-async def _play(boot: ChaosBoot, client: Client, player: ChaosPlayer, table_id: str) -> None:
-    """Answer the player's turns until the connection drops."""
+async def _play(
+    boot: ChaosBoot, client: Client, player: ChaosPlayer, table_id: str, hands: str
+) -> None:
+    """Answer the player's turns until the connection drops (``hands`` counts the hands
+    settled at the table)."""
     while True:
         frame = await client.recv(timeout=3600)
+        if frame.get("type") == "snapshot" and frame.get("table_id") == table_id:
+            # subscribed mid-hand (a Spin's table opens before we can watch it): the turn
+            # may already be ours
+            snap = frame["snapshot"]
+            seat = next((s for s in snap["seats"] if s["seat"] == snap.get("actor_seat")), None)
+            hand = snap.get("hand")
+            if seat is not None and seat["player_id"] == player.pid and hand:
+                turn = {"view": hand, "phase": hand.get("phase")}
+                await client.send(
+                    {**_decide(boot.rng, turn), "id": client.next_id(), "table_id": table_id}
+                )
+            continue
         if frame.get("type") != "event":
             continue
         ev = frame["event"]
         if ev.get("type") == "hand_settled":
-            boot.count("private_hands")
+            boot.count(hands)
         if ev.get("type") == "turn" and ev.get("view") and ev.get("player_id") == player.pid:
+            boot.count(f"{hands}_turns")
             msg = {**_decide(boot.rng, ev), "id": client.next_id(), "table_id": table_id}
             await client.send(msg)
 
@@ -198,8 +214,8 @@ async def private_tables(boot: ChaosBoot) -> None:
                 if ack["accepted"]:
                     boot.count("seated")
             tasks += [
-                asyncio.create_task(_play(boot, hc, host, table_id)),
-                asyncio.create_task(_play(boot, gc, guest, table_id)),
+                asyncio.create_task(_play(boot, hc, host, table_id, "private_hands")),
+                asyncio.create_task(_play(boot, gc, guest, table_id, "private_hands")),
             ]
         ready.set()
         await asyncio.gather(*tasks, return_exceptions=True)
@@ -212,6 +228,129 @@ async def private_tables(boot: ChaosBoot) -> None:
                 await c.close()
 
 
-WORKLOADS: list[Workload] = [private_tables]
-"""What runs during each life of the server. The ``tourney`` area adds a Sit & Go
-registering and a Spin running here once the director is crash-safe."""
+SNG_ROOT = "chaos-sng"
+"""The Sit & Go the chaos run registers to (six seats, never filled: it stays registering)."""
+SPIN_ROOT = "chaos-spin"
+"""The recurring Spin the chaos run registers to, fills with bots and plays."""
+
+
+def seed_tournaments(url: str, *, between_hands: float, bot_delay: float) -> None:
+    """Publish (journal) the chaos run's Sit & Go and recurring Spin before the first start:
+    the server restores them like any journaled event (R-CRASH-1)."""
+    from croupier.store import open_store
+    from croupier.table.clock import FakeClock
+    from croupier.tournament import LedgerCashier, TournamentRegistry, sit_and_go, spin
+    from croupier.tournament.persist import tournament_store
+
+    pace = {"between_hands": between_hands, "bot_delay": bot_delay}
+    with open_store(url) as store:
+        reg = TournamentRegistry(
+            LedgerCashier(store.ledger), clock=FakeClock(), store=tournament_store(store)
+        )
+        reg.add(sit_and_go(SNG_ROOT, "Chaos Sit & Go", seats=6, buy_in=50, **pace), recurring=True)
+        reg.add(spin(SPIN_ROOT, "Chaos Spin", buy_in=10, **pace), recurring=True)
+
+
+def _http(boot: ChaosBoot, player: ChaosPlayer) -> httpx.AsyncClient:
+    auth = {"Authorization": f"Bearer {player.token}", "Origin": ORIGIN}
+    return httpx.AsyncClient(base_url=boot.server.base, headers=auth, timeout=10)
+
+
+async def _rows(http: httpx.AsyncClient, root: str) -> list[dict[str, Any]]:
+    r = await http.get("/api/tournaments")
+    r.raise_for_status()
+    return [t for t in r.json() if str(t["id"]).split(".")[0] == root]
+
+
+async def _enter(http: httpx.AsyncClient, tid: str, action: str) -> dict[str, Any]:
+    """``POST /api/tournaments/{tid}/{action}``: the row, or the coded refusal."""
+    r = await http.post(f"/api/tournaments/{tid}/{action}")
+    body: dict[str, Any] = r.json()
+    assert r.status_code in (200, 409), (tid, action, r.status_code, body)
+    return body
+
+
+async def sit_and_go_registering(boot: ChaosBoot) -> None:
+    """Two players register to the Sit & Go over HTTP (their buy-ins go to its pool) and
+    stay registered, never filling it: after every restart their registrations stand and
+    the pool still holds both buy-ins (the audit's ``tournaments`` check)."""
+    ready = boot.readiness("sit_and_go")
+    try:
+        for player in boot.players[4:6]:
+            async with _http(boot, player) as http:
+                (row,) = [t for t in await _rows(http, SNG_ROOT) if t["status"] == "registering"]
+                if player.pid in row["registered"]:
+                    boot.count("sng_kept")  # the registration of an earlier life stands
+                else:
+                    body = await _enter(http, row["id"], "register")
+                    assert player.pid in body.get("registered", ()), body
+                    boot.count("sng_registered")
+        async with _http(boot, boot.players[4]) as http:
+            (row,) = [t for t in await _rows(http, SNG_ROOT) if t["status"] == "registering"]
+            assert {p.pid for p in boot.players[4:6]} <= set(row["registered"]), row
+        ready.set()
+    except Exception:  # the server was killed under us
+        return
+    finally:
+        ready.set()
+
+
+async def _spin_table(boot: ChaosBoot, http: httpx.AsyncClient, pid: str) -> str | None:
+    """The table of a running Spin the player is still in; else register to the registering
+    one and fill it with bots (``…/fill``), then wait for its table. ``None``: not yet."""
+    rows = await _rows(http, SPIN_ROOT)
+    for row in rows:
+        if row["status"] != "running" or pid not in row["registered"]:
+            continue
+        placed = {s["player_id"] for s in row.get("standings", ()) if s.get("place")}
+        if pid not in placed and row.get("tables"):
+            return str(row["tables"][0])
+    (row,) = [t for t in rows if t["status"] == "registering"]
+    if pid not in row["registered"]:
+        body = await _enter(http, row["id"], "register")
+        if pid not in body.get("registered", ()):
+            return None
+        boot.count("spin_registered")
+    await _enter(http, row["id"], "fill")
+    boot.count("spin_filled")
+    return None
+
+
+async def spin_running(boot: ChaosBoot) -> None:
+    """A player registers to the Spin over HTTP, fills it with bots, and plays its turns
+    over the WebSocket at the Spin's table; when it busts or the Spin ends, the next Spin
+    (recurring) is entered. A running Spin resumes after each restart from its journal."""
+    player = boot.players[6]
+    ready = boot.readiness("spin")
+    client: Client | None = None
+    try:
+        async with _http(boot, player) as http:
+            client = await Client.open(boot.server.ws_url, player.token)
+            current: str | None = None
+            deadline = time.monotonic() + 3600
+            while time.monotonic() < deadline:
+                table_id = await _spin_table(boot, http, player.pid)
+                if table_id is None:
+                    await asyncio.sleep(0.1)
+                    continue
+                if table_id != current:
+                    if current is not None:
+                        await client.send({"type": "unsubscribe", "table_id": current})
+                    await client.send({"type": "subscribe", "table_id": table_id})
+                    current = table_id
+                    boot.count("spin_played")
+                ready.set()
+                with contextlib.suppress(TimeoutError):  # then look whether it is still on
+                    await asyncio.wait_for(_play(boot, client, player, table_id, "spin_hands"), 2.0)
+    except Exception:  # the server was killed under us
+        return
+    finally:
+        ready.set()
+        if client is not None:
+            with contextlib.suppress(Exception):
+                await client.close()
+
+
+WORKLOADS: list[Workload] = [private_tables, sit_and_go_registering, spin_running]
+"""What runs during each life of the server: bot tables (the server's own), two private
+tables, a Sit & Go registering, a Spin running."""

@@ -1,11 +1,11 @@
-"""Chaos: a real ``croupier serve`` process with 20 bot tables and two private tables where
-WebSocket players play, killed with SIGKILL at random moments and restarted (10 times; 100
+"""Chaos: a real ``croupier serve`` process with 20 bot tables, two private tables where
+WebSocket players play, a Sit & Go two players registered to over HTTP (and stay in), and
+a Spin a player registers to, fills with bots and plays over the WebSocket, killed with SIGKILL at random moments and restarted (10 times; 100
 with ``CROUPIER_SOAK=1``). After each restart ``croupier admin audit`` is clean, the chips
 of every account, escrow, pool and house add up to what was minted, and no table escrow of
 an earlier life still holds a chip (R-CRASH-1, R-ACC-1).
 
-The workloads are in ``tests/server/chaos.py`` (``WORKLOADS``: the tournament flows join
-them there). ``CROUPIER_CHAOS_SEED`` replays a run.
+The workloads are in ``tests/server/chaos.py`` (``WORKLOADS``). ``CROUPIER_CHAOS_SEED`` replays a run.
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ import threading
 import time
 from pathlib import Path
 
+import httpx
 import pytest
 import sqlalchemy as sa
 from click.testing import Result
@@ -26,10 +27,13 @@ from croupier.cli import app as cli_app
 from croupier.store import open_store
 from croupier.store.schema import ledger_accounts
 from tests.server.chaos import (
+    SNG_ROOT,
     WORKLOADS,
     ChaosBoot,
+    ChaosPlayer,
     ServerProcess,
     register,
+    seed_tournaments,
 )
 
 SOAK = os.environ.get("CROUPIER_SOAK") == "1"
@@ -81,16 +85,18 @@ def _old_escrows(url: str, old_tables: set[str]) -> dict[str, dict[int, int]]:
 
 @pytest.mark.slow
 def test_sigkill_chaos_keeps_every_chip(tmp_path: Path) -> None:
-    """R-CRASH-1, R-ACC-1: SIGKILL at random moments of bot and private-table play; after
-    each restart the audit is clean, chips held equal chips minted, and the private tables
+    """R-CRASH-1, R-ACC-1, R-TOUR-4: SIGKILL at random moments of bot, private-table and
+    Spin play with a Sit & Go registering; after each restart the audit (its
+    ``tournaments`` check included) is clean, chips held equal chips minted, and the private tables
     of the killed life hold nothing (every stack went home)."""
     seed = int(os.environ.get("CROUPIER_CHAOS_SEED", "20261201"))
     rng = random.Random(seed)
     url = f"sqlite:///{tmp_path / 'chaos.sqlite3'}"
     server = ServerProcess(url, tmp_path / "server.log")
+    seed_tournaments(url, between_hands=0.01, bot_delay=0.005)
     server.start()
     try:
-        players = [register(server.base, f"chaos{c}") for c in "abcd"]
+        players = [register(server.base, f"chaos{c}") for c in "abcdefg"]
     except Exception:
         server.kill()
         raise
@@ -115,6 +121,7 @@ def test_sigkill_chaos_keeps_every_chip(tmp_path: Path) -> None:
             minted, held, by_kind = _chips(url)
             assert held == minted, (kill, seed, by_kind)
             assert _old_escrows(url, seen_private) == {}, (kill, seed)
+            _sit_and_go_stands(server, players[4:6], kill, seed)
             figures.append(f"kill {kill}: {boot.stats} startup {startup:.1f}s held {by_kind}")
             for k, v in boot.stats.items():
                 totals[k] = totals.get(k, 0) + v
@@ -126,6 +133,23 @@ def test_sigkill_chaos_keeps_every_chip(tmp_path: Path) -> None:
     assert totals.get("seated", 0) >= 2 * KILLS, totals
     assert totals.get("private_hands", 0) > 0, totals
     assert len(seen_private) >= KILLS, seen_private
+    # the Sit & Go registrations stood through every restart, a Spin was played over the
+    # WebSocket (and resumed from its journal after restarts)
+    assert totals.get("sng_registered", 0) == 2, totals
+    assert totals.get("sng_kept", 0) >= KILLS, totals
+    assert totals.get("spin_played", 0) >= KILLS // 2, totals
+    assert totals.get("spin_hands", 0) > 0, totals
+
+
+def _sit_and_go_stands(
+    server: ServerProcess, players: list[ChaosPlayer], kill: int, seed: int
+) -> None:
+    """After a restart the Sit & Go is still registering, with both players and their two
+    buy-ins in its pool (R-CRASH-1, R-TOUR-4)."""
+    rows = httpx.get(f"{server.base}/api/tournaments", timeout=10).json()
+    (row,) = [r for r in rows if r["id"].split(".")[0] == SNG_ROOT and r["status"] == "registering"]
+    assert {p.pid for p in players} <= set(row["registered"]), (kill, seed, row)
+    assert row["pool"] == row["buy_in"] * row["entrants"], (kill, seed, row)
 
 
 def _private_tables(url: str) -> set[str]:
