@@ -25,6 +25,7 @@ from tests.table.test_naiko_table import (
 from croupier.engine.naiko import PowerResolved
 from croupier.table import Disconnect, SitIn
 from croupier.table.events import AncreWindowOpened, SeatChanged, TimedOut, Turn
+from croupier.table.grace import GRACE_SECONDS
 from croupier.table.testing import Harness, data_of
 
 
@@ -137,7 +138,7 @@ def test_a_resync_keeps_the_own_peek_of_the_street() -> None:
 
 def test_arcade_disconnected_player_is_folded_when_a_check_is_free() -> None:
     """R-TIME-2 (arcade ``fold``): checked to, a disconnected big blind is folded (not
-    checked); the timed-out notice says ``fold``."""
+    checked) once the 10 s reconnection grace is over; the timed-out notice says ``fold``."""
 
     async def body() -> None:
         h = await Harness.create(rules="arcade")
@@ -151,6 +152,8 @@ def test_arcade_disconnected_player_is_folded_when_a_check_is_free() -> None:
         bb_seat = t.plan.seats[0]
         assert (await h.send(Disconnect(h.cid(), bb))).accepted
         assert (await h.act(sb, "call")).accepted
+        assert not data_of(h.events(), TimedOut)  # the reconnection grace: the seat waits
+        await h.clock.advance(GRACE_SECONDS)
         events = h.events()
         outs = data_of(events, TimedOut)
         assert [(o.seat, o.action) for o in outs] == [(bb_seat, "fold")]
