@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from tests.web.conftest import Page, Server, _need_chromium
-from tests.web.flows import exchange, ready, sign_up, state, untranslated
+from tests.web.flows import PASSWORD, exchange, ready, sign_up, state, untranslated
 
 GEOMETRY_JS = """
 () => {
@@ -525,3 +525,59 @@ def test_showdown_highlights_the_winning_five(server: Server, browser_page: Page
     assert set(found["boardDimmed"]).isdisjoint(every)
     board_used = [c for c in found["board"] if c in five]
     assert set(board_used) <= set(found["boardWinning"])
+
+
+def test_options_follow_the_account_to_another_browser(
+    server: Server, browser_page: Page, playwright_: Any
+) -> None:
+    """Issue #15: the table options (four-colour deck, auto-muck, …) are kept per account
+    on the server: set in one browser, they are there at login in a fresh profile (no
+    localStorage), and the page applies them (four-colour deck class)."""
+    page = browser_page.page
+    player = name()
+    sign_up(page, server.base, player)
+    page.wait_for_selector("#opt-auto_muck")
+    assert not page.is_checked("#opt-four_colour") and not page.is_checked("#opt-auto_muck")
+    with page.expect_response(
+        lambda r: r.url.endswith("/api/options") and r.request.method == "PUT"
+    ):
+        page.check("#opt-four_colour")
+    with page.expect_response(
+        lambda r: r.url.endswith("/api/options") and r.request.method == "PUT"
+    ):
+        page.check("#opt-auto_muck")
+    assert page.evaluate("document.body.classList.contains('four-colour')")
+    other = Page(playwright_)
+    try:
+        p2 = other.page
+        ready(p2, f"{server.base}/#/account")
+        assert not p2.evaluate("document.body.classList.contains('four-colour')")
+        p2.fill("#login-name", player)
+        p2.fill("#login-password", PASSWORD)
+        with p2.expect_response(lambda r: r.url.endswith("/api/login")) as login:
+            p2.click("#login-form button[type=submit]")
+        assert login.value.status == 200, login.value.text()
+        p2.wait_for_function(
+            "window.__croupier.net.welcome && window.__croupier.net.welcome.guest === false"
+        )
+        p2.wait_for_function("document.body.classList.contains('four-colour')")
+        p2.click("nav a[data-view=account]")
+        p2.wait_for_selector("#opt-four_colour")
+        assert p2.is_checked("#opt-four_colour") and p2.is_checked("#opt-auto_muck")
+        assert not p2.is_checked("#opt-sound_turn")
+        assert p2.evaluate(
+            "Object.keys(localStorage).every((k) => !k.startsWith('croupier.options'))"
+        )
+        # switched off here, it is off for the first browser after a reload
+        with p2.expect_response(
+            lambda r: r.url.endswith("/api/options") and r.request.method == "PUT"
+        ):
+            p2.uncheck("#opt-four_colour")
+        assert other.unexpected() == []
+    finally:
+        other.close()
+    page.reload()
+    page.wait_for_selector("body[data-ready='1']")
+    page.wait_for_function("document.querySelector('#opt-auto_muck').checked")
+    assert not page.is_checked("#opt-four_colour")
+    assert not page.evaluate("document.body.classList.contains('four-colour')")
