@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from tests.web.conftest import Page, Server, _need_chromium
-from tests.web.flows import exchange, ready, sign_up, state, untranslated
+from tests.web.flows import PASSWORD, exchange, ready, sign_up, state, untranslated
 
 GEOMETRY_JS = """
 () => {
@@ -470,3 +470,114 @@ def test_history_names_cards_and_replayer_keys(server: Server, browser_page: Pag
     assert page.inner_text("#replay-step").startswith("Step 1")
     page.keyboard.press("End")
     assert "NLHE 1/2 6-max" in page.inner_text("#replayer-title")
+
+
+SHOWDOWN_JS = """
+() => {
+  const s = window.__croupier.table.state;
+  const r = s.results;
+  if (!r || !s.hand) return null;
+  const a = r.awards.find((x) => x.hand && x.cards && x.cards.length === 5);
+  if (!a) return null;
+  const seat = document.querySelector(`.seat[data-seat="${a.seat}"]`);
+  if (!seat) return null;
+  const codes = (sel) => [...document.querySelectorAll(sel)].map((n) => n.dataset.card);
+  const pos = s.handSeats.indexOf(a.seat);
+  return {
+    award: a, awards: r.awards.length,
+    all: [...new Set(r.awards.flatMap((x) => x.cards || []))],
+    hole: s.hand.players[pos].cards, board: s.hand.board,
+    seatWinning: [...seat.querySelectorAll('svg.card.winning')].map((n) => n.dataset.card),
+    boardWinning: codes('#board svg.card.winning'),
+    boardDimmed: codes('#board svg.card.not-winning'),
+  };
+}
+"""
+
+
+def test_showdown_highlights_the_winning_five(server: Server, browser_page: Page) -> None:
+    """R-POT-4, issue #15 showdown: the server sends the winner's five cards with the
+    award (only cards shown: the board and the winner's shown hand) and the table
+    highlights exactly those, dimming the other cards of the board and of the winner."""
+    page = browser_page.page
+    seat_at(page, server.base, "nlhe-1-2", 200)
+    found = None
+    deadline = time.monotonic() + 150
+    while found is None and time.monotonic() < deadline:
+        found = page.evaluate(SHOWDOWN_JS)
+        if found is not None:
+            break
+        if page.is_visible("#actionbar") and not page.evaluate("window.__croupier.table.busy"):
+            for button in ("#a-check", "#a-call"):
+                if page.is_visible(button):
+                    page.click(button)
+                    break
+        page.wait_for_timeout(40)
+    assert found is not None, "no contested showdown within the time limit"
+    five = found["award"]["cards"]
+    assert len(set(five)) == 5
+    # only cards already public: the board and the winner's shown hole cards
+    assert set(five) <= set(found["board"]) | {c for c in found["hole"] if c}
+    if found["awards"] == 1:
+        assert set(found["seatWinning"]) | set(found["boardWinning"]) == set(five)
+    every = set(found["all"])
+    assert set(found["seatWinning"]) <= every and set(found["boardWinning"]) <= every
+    assert set(found["boardDimmed"]).isdisjoint(every)
+    board_used = [c for c in found["board"] if c in five]
+    assert set(board_used) <= set(found["boardWinning"])
+
+
+def test_options_follow_the_account_to_another_browser(
+    server: Server, browser_page: Page, playwright_: Any
+) -> None:
+    """Issue #15: the table options (four-colour deck, auto-muck, …) are kept per account
+    on the server: set in one browser, they are there at login in a fresh profile (no
+    localStorage), and the page applies them (four-colour deck class)."""
+    page = browser_page.page
+    player = name()
+    sign_up(page, server.base, player)
+    page.wait_for_selector("#opt-auto_muck")
+    assert not page.is_checked("#opt-four_colour") and not page.is_checked("#opt-auto_muck")
+    with page.expect_response(
+        lambda r: r.url.endswith("/api/options") and r.request.method == "PUT"
+    ):
+        page.check("#opt-four_colour")
+    with page.expect_response(
+        lambda r: r.url.endswith("/api/options") and r.request.method == "PUT"
+    ):
+        page.check("#opt-auto_muck")
+    assert page.evaluate("document.body.classList.contains('four-colour')")
+    other = Page(playwright_)
+    try:
+        p2 = other.page
+        ready(p2, f"{server.base}/#/account")
+        assert not p2.evaluate("document.body.classList.contains('four-colour')")
+        p2.fill("#login-name", player)
+        p2.fill("#login-password", PASSWORD)
+        with p2.expect_response(lambda r: r.url.endswith("/api/login")) as login:
+            p2.click("#login-form button[type=submit]")
+        assert login.value.status == 200, login.value.text()
+        p2.wait_for_function(
+            "window.__croupier.net.welcome && window.__croupier.net.welcome.guest === false"
+        )
+        p2.wait_for_function("document.body.classList.contains('four-colour')")
+        p2.click("nav a[data-view=account]")
+        p2.wait_for_selector("#opt-four_colour")
+        assert p2.is_checked("#opt-four_colour") and p2.is_checked("#opt-auto_muck")
+        assert not p2.is_checked("#opt-sound_turn")
+        assert p2.evaluate(
+            "Object.keys(localStorage).every((k) => !k.startsWith('croupier.options'))"
+        )
+        # switched off here, it is off for the first browser after a reload
+        with p2.expect_response(
+            lambda r: r.url.endswith("/api/options") and r.request.method == "PUT"
+        ):
+            p2.uncheck("#opt-four_colour")
+        assert other.unexpected() == []
+    finally:
+        other.close()
+    page.reload()
+    page.wait_for_selector("body[data-ready='1']")
+    page.wait_for_function("document.querySelector('#opt-auto_muck').checked")
+    assert not page.is_checked("#opt-four_colour")
+    assert not page.evaluate("document.body.classList.contains('four-colour')")

@@ -202,7 +202,12 @@ class LevyTaken(Event):
 
 @dataclass(frozen=True, slots=True)
 class PotAwarded(Event):
-    """One share of one pot: ``share`` is ``whole``, ``high`` or ``low``."""
+    """One share of one pot: ``share`` is ``whole``, ``high`` or ``low``.
+
+    ``cards``: at a showdown, the five cards making each winner's ``hand`` (in the order of
+    ``winners``; ``()`` where the hand is not made of five cards). They are cards already
+    shown (the board and the winners' shown hole cards), so no redaction applies.
+    """
 
     type: ClassVar[str] = "pot_awarded"
     pot: int
@@ -211,6 +216,7 @@ class PotAwarded(Event):
     winners: tuple[int, ...]
     amounts: tuple[int, ...]
     hand: str
+    cards: tuple[tuple[Card, ...], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

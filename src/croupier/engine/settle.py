@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from croupier.engine.bestfive import best_five
 from croupier.engine.evaluate import EVALUATORS, describe
 from croupier.engine.events import (
     ChipsReturned,
@@ -299,6 +300,7 @@ def _shares(
                 winners,
                 tuple(got[p] for p in winners),
                 describe(hands[h], best),
+                tuple(best_five(hands[h], s._hole[p], tuple(s._board)) for p in winners),
             )
         )
     return total

@@ -19,6 +19,7 @@ from croupier.engine.game import Game
 from croupier.history.pokerstars import PokerStarsError, PokerStarsInfo, to_pokerstars
 from croupier.server.arcade import arcade_routes, next_level_experience
 from croupier.server.handrows import hand_row
+from croupier.server.options import options_routes
 from croupier.server.protocol import CloseCode
 from croupier.server.registry import redacted_phh
 from croupier.server.seated import seated_tables
@@ -432,4 +433,5 @@ def routes() -> list[Route]:
         Route("/api/hands", hands),
         Route("/api/hands/{table_id}/{hand}", hand_download),
         *arcade_routes(),  # the points shop and the arcade's status (server/arcade.py)
+        *options_routes(),  # table options per account (server/options.py)
     ]

@@ -12,6 +12,7 @@ from typing import Any
 
 from croupier.server.arcade import BuyRequest, EquipRequest, arcade_openapi_paths
 from croupier.server.http import Credentials, ExchangeRequest
+from croupier.server.options import options_openapi_paths
 
 __all__ = ["openapi_document"]
 
@@ -227,6 +228,7 @@ def openapi_document() -> dict[str, Any]:
         },
     }
     doc["paths"].update(arcade_openapi_paths(authed, _json, _ERROR))  # server/arcade.py
+    doc["paths"].update(options_openapi_paths(authed, _json, _ERROR))  # server/options.py
     doc["components"]["schemas"].update(
         {
             "BuyRequest": BuyRequest.model_json_schema(),

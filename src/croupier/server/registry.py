@@ -226,6 +226,7 @@ class TableRegistry:
             "journal": self.journal,
             "bank": self.store.bank(spec.table_id),
             "quota": self.store.protections,
+            "auto_muck": self.store.options.auto_muck,
         }
         restoring = bool(self.store.journal.records(spec.table_id))
         actor = (

@@ -46,7 +46,9 @@ def _convert(hint: Any, value: Any) -> Any:
         )
     if "Card" in text:
         if isinstance(value, list):
-            return tuple(_card(v) for v in value)
+            return tuple(
+                tuple(_card(c) for c in v) if isinstance(v, list) else _card(v) for v in value
+            )
         return _card(value)
     if "ActionKind" in text:
         return ActionKind(value)
@@ -61,6 +63,11 @@ def events_from_dicts(rows: Sequence[dict[str, Any]], viewer: int | None) -> lis
     for row in rows:
         cls = _CLASSES[row["type"]]
         hints = typing.get_type_hints(cls)
-        kwargs = {f.name: _convert(hints[f.name], row[f.name]) for f in dataclasses.fields(cls)}
+        # a field added later (e.g. the winners' five cards) is absent from older archives
+        kwargs = {
+            f.name: _convert(hints[f.name], row[f.name])
+            for f in dataclasses.fields(cls)
+            if f.name in row
+        }
         out.append(redact(cls(**kwargs), viewer))
     return out

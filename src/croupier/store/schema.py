@@ -258,3 +258,13 @@ shop_equipped = sa.Table(
     sa.Column("slot", sa.String(16), primary_key=True),
     sa.Column("item_id", sa.String(64), nullable=False),
 )
+
+# Table options per account (migration 0006): one row per option the player set (no row:
+# the option's default, e.g. animations follow the device's reduced-motion setting).
+account_options = sa.Table(
+    "account_options",
+    metadata,
+    sa.Column("user_id", BigId, sa.ForeignKey("users.id"), primary_key=True),
+    sa.Column("name", sa.String(32), primary_key=True),
+    sa.Column("value", sa.Boolean(), nullable=False),
+)

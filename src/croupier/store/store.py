@@ -23,6 +23,7 @@ from croupier.store.boots import ServerBoots
 from croupier.store.db import Clock, Database, default_url
 from croupier.store.journal import SqlJournal
 from croupier.store.ledger import HOUSE_LEVY, HOUSE_RAKE, Ledger, LedgerAccount
+from croupier.store.options import SqlOptions
 from croupier.store.protections import SqlProtections
 from croupier.store.shop import SqlShop
 from croupier.store.users import SqlUsers
@@ -46,6 +47,8 @@ class Store:
     """All-in protections per account over 24 hours (R-TIME-2): the tables' quota port."""
     boots: ServerBoots
     """Server starts and their recovery (R-CRASH-1)."""
+    options: SqlOptions
+    """Table options per account (four-colour deck, sounds, auto-muck …)."""
 
     @property
     def backend(self) -> str:
@@ -111,4 +114,5 @@ def open_store(
         revision=revision,
         protections=SqlProtections(db, clock),
         boots=ServerBoots(db, clock),
+        options=SqlOptions(db),
     )

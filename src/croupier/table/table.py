@@ -28,6 +28,7 @@ from croupier.engine.errors import EngineError, IllegalActionError, Inconsistent
 from croupier.engine.events import Event, HandEnded
 from croupier.engine.game import Stakes
 from croupier.engine.rng import Shuffler, SystemShuffler
+from croupier.engine.settle import can_still_win
 from croupier.engine.state import (
     HandState,
     Phase,
@@ -133,6 +134,7 @@ class Table:
         bank: Bank | None = None,
         faults: Callable[[str], None] | None = None,
         quota: ProtectionQuota | None = None,
+        auto_muck: Callable[[str], bool] | None = None,
     ) -> None:
         shuffler = shuffler if shuffler is not None else SystemShuffler()
         if not shuffler.live and not config.testing:
@@ -164,6 +166,8 @@ class Table:
         self.quota: ProtectionQuota = quota if quota is not None else self.local_quota
         """Where all-in protections are counted (R-TIME-2): the room's, per account over 24
         hours, in a server; this table's own count otherwise."""
+        self.auto_muck: Callable[[str], bool] = auto_muck or (lambda _player: False)
+        """Whether a player mucks a beaten hand unasked (their account's option)."""
         self.away: dict[str, list[grace.AwayAction]] = {}
         """Automatic decisions taken for disconnected players, told to them on return."""
         self.deadline: float | None = None
@@ -680,6 +684,8 @@ class Table:
         if seat.leaving:
             self._auto(pos, "leaving", protect_ok=False)
             return
+        if self._auto_muck(state, pos, seat):
+            return
         if not seat.connected and not grace.in_grace(self, seat):
             policy = seatcmds.policy(self, seat.player_id)
             if policy in ("fold", "all_in_protection"):
@@ -693,6 +699,18 @@ class Table:
                 )
                 return
         self._start_clock(pos, seat)
+
+    def _auto_muck(self, state: HandState, pos: int, seat: Seat) -> bool:
+        """Auto-muck (the player's option): at a showdown decision, a hand that can no
+        longer win or tie anything is mucked at once, without the show/muck prompt
+        (R-POT-4: only where the profile lets losers muck, i.e. where it asks)."""
+        if state.phase is not Phase.SHOWDOWN or can_still_win(state, pos):
+            return False
+        if not self.auto_muck(seat.player_id):
+            return False
+        self._cancel_decision()
+        self._engine(lambda: self._apply(state, A.muck(pos)))
+        return True
 
     def _start_clock(self, pos: int, seat: Seat) -> None:
         state = self.hand

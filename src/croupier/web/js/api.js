@@ -47,6 +47,9 @@ export const api = {
   shop: () => call("GET", "/api/shop"),
   shopBuy: (item) => call("POST", "/api/shop/buy", { item }),
   shopEquip: (body) => call("POST", "/api/shop/equip", body),
+  // Table options kept per account on the server (server/options.py).
+  options: () => call("GET", "/api/options"),
+  setOptions: (values) => call("PUT", "/api/options", values),
   hands: (limit = 50) => call("GET", `/api/hands?limit=${limit}`),
   // Tournaments: register, unregister, fill (a Sit & Go's free seats with bots); my results.
   tournament: (id, action, body) => call("POST", `/api/tournaments/${encodeURIComponent(id)}/${action}`, body),

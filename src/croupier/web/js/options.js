@@ -1,19 +1,24 @@
-// Table options, kept per account (in this browser, under the account's id): a four-colour
-// deck, card and chip animations (off by default under prefers-reduced-motion), a sound on
-// your turn and a warning sound when your clock runs low.
+// Table options, kept per account on the server (GET/PUT /api/options, so they follow the
+// player to any browser): a four-colour deck, card and chip animations (off by default
+// under prefers-reduced-motion), a sound on your turn, a warning sound when your clock
+// runs low, and auto-muck (a beaten hand is mucked at showdown without asking, where the
+// table lets losers muck). A guest keeps the defaults. An option never set keeps its
+// default; options saved in this browser by an older version are sent up once.
+import { api } from "./api.js";
 import { $ } from "./dom.js";
 
-const KEYS = ["four_colour", "animations", "sound_turn", "sound_clock"];
+const KEYS = ["four_colour", "animations", "sound_turn", "sound_clock", "auto_muck"];
 
 function defaults() {
   const reduced = window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
-  return { four_colour: false, animations: !reduced, sound_turn: false, sound_clock: false };
+  return { four_colour: false, animations: !reduced, sound_turn: false, sound_clock: false, auto_muck: false };
 }
 
 export class Options {
   constructor(ctx) {
     this.ctx = ctx;
     this.values = defaults();
+    this.loading = null;
     for (const k of KEYS) {
       const box = $(`#opt-${k}`);
       if (box) box.addEventListener("change", () => this.set(k, box.checked));
@@ -24,24 +29,59 @@ export class Options {
     return this.ctx.account ? ["croupier", "options", this.ctx.account.id].join(".") : null; // per account
   }
 
-  /** Read the account's options (after login, or a guest's defaults). */
+  /** Read the account's options from the server (after login; a guest's defaults). */
   load() {
     this.values = defaults();
+    this.apply();
     const key = this.key;
-    if (key) {
-      try {
-        const saved = JSON.parse(localStorage.getItem(key) || "{}");
-        for (const k of KEYS) if (typeof saved[k] === "boolean") this.values[k] = saved[k];
-      } catch {
-        // a damaged entry: the defaults stand
-      }
+    if (!key) return Promise.resolve();
+    this.loading = this.fetch(key);
+    return this.loading;
+  }
+
+  async fetch(key) {
+    let got;
+    try {
+      got = (await api.options()).options || {};
+    } catch {
+      return; // offline or logged out meanwhile: the defaults stand
     }
+    if (this.key !== key) return; // another account logged in meanwhile
+    const legacy = this.legacy(key);
+    for (const k of KEYS) if (typeof got[k] === "boolean") this.values[k] = got[k];
+    if (legacy && !Object.keys(got).length) {
+      Object.assign(this.values, legacy);
+      api.setOptions(legacy).catch(() => {});
+    }
+    if (legacy) localStorage.removeItem(key);
     this.apply();
   }
 
-  set(k, on) {
+  /** Options an older version kept in this browser, if any. */
+  legacy(key) {
+    try {
+      const saved = JSON.parse(localStorage.getItem(key) || "null");
+      if (!saved || typeof saved !== "object") return null;
+      const out = {};
+      for (const k of KEYS) if (typeof saved[k] === "boolean") out[k] = saved[k];
+      return Object.keys(out).length ? out : null;
+    } catch {
+      return null;
+    }
+  }
+
+  async set(k, on) {
+    const before = this.values[k];
     this.values[k] = !!on;
-    if (this.key) localStorage.setItem(this.key, JSON.stringify(this.values));
+    this.apply();
+    if (!this.key) return;
+    try {
+      const got = (await api.setOptions({ [k]: !!on })).options || {};
+      if (typeof got[k] === "boolean") this.values[k] = got[k];
+    } catch (e) {
+      this.values[k] = before; // not saved: show what the server has
+      this.ctx.toast(e.code === "login_required" ? "lobby.login_to_play" : "options.not_saved");
+    }
     this.apply();
   }
 

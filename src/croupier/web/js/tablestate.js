@@ -348,6 +348,8 @@ export function applyEvent(prev, msg, me) {
         s.results.awards.push({
           seat: s.handSeats[w], name: posName(s, w), amount: e.amounts[i], hand: e.hand,
           pot: e.pot, share: e.share,
+          // the five cards making the winning hand (shown cards only), for the highlight
+          cards: e.cards && e.cards[i] ? e.cards[i] : [],
         });
         // "wins X" from the (main) pot, "wins X from side pot N" from the others
         pushLog(s, e.pot === 0 ? "log.won_pot" : "log.won_side", { name: posName(s, w), amount: e.amounts[i], n: e.pot });

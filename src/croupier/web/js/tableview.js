@@ -591,6 +591,7 @@ export class TableView {
           });
         }
       }
+      markWinning(row, this.winningCards(seat));
       node.append(row);
     }
     const status = [];
@@ -617,6 +618,7 @@ export class TableView {
       return;
     }
     for (const c of s.hand.board) board.append(cardSvg(c));
+    markWinning(board, this.winningCards(null));
     const list = s.hand.phase === "ended" ? [] : sidePots(s.hand.players);
     if (list.length <= 1) {
       if (s.hand.pot > 0) pots.append(el("div", { class: "pot" }, el("span", { t: "table.pot" }), " ", el("strong", { raw: fmt(s.hand.pot) })));
@@ -627,6 +629,19 @@ export class TableView {
           el("strong", { raw: fmt(p.amount) })));
       });
     }
+  }
+
+  /** The codes of the winning five cards at the showdown: those of ``seat``'s hand, or
+   *  (``seat`` null) those of every winner, for the board. Empty outside a showdown. */
+  winningCards(seat) {
+    const r = this.state.results;
+    const out = new Set();
+    if (!r) return out;
+    for (const a of r.awards) {
+      if (seat !== null && a.seat !== seat) continue;
+      for (const c of a.cards || []) out.add(c);
+    }
+    return out;
   }
 
   renderResults() {
@@ -794,5 +809,15 @@ export class TableView {
     else body = emoteImg(m.emote, m.emote_set === "emotes_party" ? "party" : "basic");
     ul.append(el("li", {}, el("strong", { raw: m.from }), el("span", { raw: ": " }), body));
     while (ul.children.length > 50) ul.firstChild.remove();
+  }
+}
+
+/** Highlight the cards of ``row`` that are among ``codes`` (the winning five) and dim the
+ *  others, only while a showdown highlight applies. */
+function markWinning(row, codes) {
+  if (!codes.size) return;
+  for (const node of row.children) {
+    const code = node.dataset ? node.dataset.card : "";
+    node.classList.add(codes.has(code) ? "winning" : "not-winning");
   }
 }
