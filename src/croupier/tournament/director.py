@@ -36,6 +36,7 @@ from croupier.engine.game import Game
 from croupier.engine.rng import SeededShuffler, Shuffler, SystemShuffler
 from croupier.engine.rules import RakePolicy, profile
 from croupier.table.actor import TableActor
+from croupier.table.button import dealable
 from croupier.table.clock import Clock
 from croupier.table.commands import HoldHands, Leave, SetStakes, SitDown
 from croupier.table.config import TableConfig
@@ -521,7 +522,9 @@ class Director:
         return {
             t
             for t, a in self.actors.items()
-            if a.table.hand is None and sum(1 for s in a.table.seats.values() if s.ready()) < 2
+            if a.table.hand is None
+            and sum(1 for s in a.table.seats.values() if dealable(s, a.table.config.rules.button))
+            < 2
         }
 
     def _reorganize(self, boundary: set[int]) -> None:
