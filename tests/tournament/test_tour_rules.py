@@ -5,6 +5,7 @@ its real table actors on a FakeClock, and the lobby's JSON."""
 from __future__ import annotations
 
 import asyncio
+import itertools
 import random
 from functools import partial
 
@@ -108,7 +109,7 @@ def test_sit_and_go_structures() -> None:
         (1500, 3000), (2000, 4000),
     ]  # fmt: skip
     assert blinds[15:18] == [(3000, 6000), (4500, 9000), (7000, 14000)]
-    for a, b in zip(blinds[14:], blinds[15:], strict=False):
+    for a, b in itertools.pairwise(blinds[14:]):
         assert b[0] % 500 == 0 and b[1] == 2 * b[0]
         assert abs(b[1] - a[1] * 3 // 2) <= 500  # +50 %, to the nearest 500 chip
     for k, lv in enumerate(SNG_REGULAR.levels, start=1):
@@ -186,13 +187,15 @@ async def _play(
 def test_a_new_level_applies_to_the_next_hand() -> None:
     """R-TOUR-7: levels change on the clock; a hand running when the level changes keeps
     its blinds and the next hand at that table is dealt at the new level."""
-    sched = BlindSchedule("s", (Level(10, 20, 0, 7.5), Level(25, 50, 0, 7.5), Level(50, 100, 0, 60)))
+    sched = BlindSchedule(
+        "s", (Level(10, 20, 0, 7.5), Level(25, 50, 0, 7.5), Level(50, 100, 0, 60))
+    )
     d, w = asyncio.run(_play({"seats": 3, "schedule": sched}, 3, 3, 40.0))
     changes = {k: at for k, at in d.levels}
     assert changes[1] == pytest.approx(d.started_at + 7.5)
     assert changes[2] == pytest.approx(d.started_at + 15.0)
     spanning = 0
-    for (_, at, began), nxt in zip(w.began, w.began[1:], strict=False):
+    for (_, at, began), nxt in itertools.pairwise(w.began):
         level = sched.level_at(at - d.started_at)
         assert max(began.blinds) == sched.levels[level].big_blind
         k_next = sched.level_at(nxt[1] - d.started_at)
@@ -209,7 +212,7 @@ def test_the_big_blind_antes_at_the_tournament_table() -> None:
     equal to the big blind, from the big blind only, after the blind (a short big blind
     pays the blind first)."""
     sched = BlindSchedule("a", (Level(100, 200, 200, 600.0),))
-    d, w = asyncio.run(_play({"seats": 4, "schedule": sched, "starting_stack": 700}, 4, 7, 200.0))
+    _, w = asyncio.run(_play({"seats": 4, "schedule": sched, "starting_stack": 700}, 4, 7, 200.0))
     assert w.began_antes, "hands were dealt"
     for began, antes, contrib in w.began_antes:
         bb_pos = [p for p, b in enumerate(began.blinds) if b == 200]

@@ -183,11 +183,13 @@ def _plan_dead(
     """
     sb_amount, bb_amount = blinds
     last_sb, last_bb = prev_spots if prev_spots is not None else (None, None)
+    sb_seat: int | None
+    sb_spot: int | None
     if prev_button is None or last_bb is None:
         button = clockwise(ready, count - 1, count)[0]  # seat 1 (0 here) or the next one
         order = clockwise(ready, button, count)
         sb_seat, bb_seat = (order[1], order[0]) if len(order) == 2 else (order[0], order[1])
-        sb_spot: int | None = sb_seat
+        sb_spot = sb_seat
     elif len(ready) == 2:
         # heads-up: the big blind moves on (nobody posts it twice running), the other
         # player has the button and the small blind
