@@ -109,7 +109,8 @@ def plan_hand(
     if len(ready) < 2:
         return None
     if mode == "dead" and blinds is not None:
-        return _plan_dead(ready, count, prev_button, prev_spots, blinds)
+        posting = frozenset(s for s in ready if seats[s].post_now)
+        return _plan_dead(ready, count, prev_button, prev_spots, blinds, posting)
     if mode == "arcade":
         if prev_button is None or prev_dealt != frozenset(ready):
             button = rng.choice(ready)
@@ -167,8 +168,10 @@ def _plan_dead(
     prev_button: int | None,
     prev_spots: tuple[int | None, int | None] | None,
     blinds: tuple[int, int],
+    posting: frozenset[int] = frozenset(),
 ) -> HandPlan:
-    """The dead-button plan (R-TOUR-6, TDA): see the module docstring.
+    """The dead-button plan (R-TOUR-6, TDA): see the module docstring. ``posting``: seats
+    that post a big blind at once (a player moved to balance tables, R-TOUR-15).
 
     >>> seats = [0, 2, 3, 5]
     >>> p = _plan_dead(seats, 6, None, None, (1, 2))
@@ -206,6 +209,9 @@ def _plan_dead(
     if sb_seat is not None:
         live[pos[sb_seat]] = sb_amount
     live[pos[bb_seat]] = bb_amount
+    for s in posting:
+        if s not in (sb_seat, bb_seat):
+            live[pos[s]] = bb_amount
     return HandPlan(
         button,
         tuple(order),
@@ -213,7 +219,7 @@ def _plan_dead(
         (0,) * len(order),
         sb_seat,
         bb_seat,
-        frozenset(),
+        frozenset(posting),
         sb_spot,
     )
 
