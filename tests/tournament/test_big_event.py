@@ -27,7 +27,7 @@ def test_two_hundred_entrants_on_the_fake_clock() -> None:
         clock = FakeClock()
         cashier = PlayCashier({f"b{i}": 100 for i in range(N)})
         # a seed whose bubble is not burst by two busts at once (hand-for-hand is played);
-        # the dead button (R-TOUR-6) changed the deals of seed 202
+        # the dead button changed the deals of seed 202
         reg = TournamentRegistry(cashier, clock=clock, rng=random.Random(7), testing=True)
         reg.add(
             scheduled(
