@@ -26,7 +26,9 @@ def test_two_hundred_entrants_on_the_fake_clock() -> None:
     async def go() -> None:
         clock = FakeClock()
         cashier = PlayCashier({f"b{i}": 100 for i in range(N)})
-        reg = TournamentRegistry(cashier, clock=clock, rng=random.Random(202), testing=True)
+        # a seed whose bubble is not burst by two busts at once (hand-for-hand is played);
+        # the dead button changed the deals of seed 202
+        reg = TournamentRegistry(cashier, clock=clock, rng=random.Random(7), testing=True)
         reg.add(
             scheduled(
                 "mtt-200", "Sunday 200", opens_at=0.0, starts_at=10.0, seats=9,

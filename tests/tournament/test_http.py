@@ -150,3 +150,17 @@ def test_a_human_plays_a_spin_over_the_websocket(server: LiveServer) -> None:
 
     answered, settled = asyncio.run(go())
     assert answered >= 1 and settled >= 1
+
+
+def test_the_lobby_shows_the_sit_and_go_structure_and_payouts(server: LiveServer) -> None:
+    """R-TOUR-8, R-TOUR-9: the lobby row of the server's Sit & Go (6 seats, regular) shows
+    1,500 chips, 10-minute levels from 10/20 with a big-blind ante equal to the big blind
+    from level 7, and its one payout tier, 65/35."""
+    rows = httpx.get(server.url + "/api/tournaments").json()
+    row = next(r for r in rows if r["kind"] == "sitngo" and r["id"].startswith("sng-6"))
+    assert row["starting_stack"] == 1500
+    assert row["payouts"] == [{"max_entrants": 8, "shares_bp": [6_500, 3_500]}]
+    levels = row["levels"]
+    assert levels[0] == {"small_blind": 10, "big_blind": 20, "ante": 0, "seconds": 600.0}
+    assert levels[6] == {"small_blind": 100, "big_blind": 200, "ante": 200, "seconds": 600.0}
+    assert [lv["big_blind"] for lv in levels[7:15]] == [400, 600, 800, 1200, 1600, 2000, 3000, 4000]

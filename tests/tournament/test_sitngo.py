@@ -56,8 +56,9 @@ def test_sit_and_go_to_the_last_player(seed: int) -> None:
     assert paid[first.player_id] >= 210
     assert sum(paid.values()) == 600 and cashier.pool("sng-a") == 0
     assert sum(cashier.balances.values()) == 600  # nothing created, nothing lost
-    # eliminated players were ranked by time: a later elimination is a better place
-    out = sorted((p for p in d.placings if p.place > 1), key=lambda p: p.at)
+    # eliminated players were ranked by time: a later elimination is a better place (busts
+    # of one hand share a time and are ranked among themselves, R-TOUR-12)
+    out = sorted((p for p in d.placings if p.place > 1), key=lambda p: (p.at, -p.place))
     assert [p.place for p in out] == sorted((p.place for p in out), reverse=True)
 
 

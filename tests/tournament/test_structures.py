@@ -47,10 +47,11 @@ def test_payout_tiers_by_entrants() -> None:
 
 
 def test_split_gives_odd_chips_from_the_top() -> None:
-    """R-TOUR-1: integer prizes, the chips left over go to the best places first."""
+    """R-TOUR-1, R-TOUR-9: integer prizes, floored; the chips left over go to 1st."""
     assert split(10, (5000, 3000, 2000)) == (5, 3, 2)
     assert split(11, (5000, 3000, 2000)) == (6, 3, 2)
-    assert split(2, (3400, 3300, 3300)) == (1, 1, 0)
+    assert split(2, (3400, 3300, 3300)) == (2, 0, 0)
+    assert split(19, (5000, 3000, 2000)) == (11, 5, 3)
 
 
 @pytest.mark.parametrize(

@@ -51,7 +51,9 @@ class Stakes:
     ``small_bet``/``big_bet`` are the fixed-limit sizes (default: the big blind and twice
     it); ``spread`` the per-street maximum of a spread-limit game (``1-2-3``: ``(1, 1, 2,
     3)`` for four streets); ``min_bet`` the smallest opening bet (default: the big blind, or
-    the small bet in fixed limit).
+    the small bet in fixed limit). ``big_blind_ante``: the ``ante`` is a big-blind ante
+    (R-TOUR-7, TDA RP-11): only the player in the big blind posts it, after the blind, so a
+    short stack's chips go to the blind first.
     """
 
     small_blind: int = 0
@@ -62,8 +64,11 @@ class Stakes:
     big_bet: int = 0
     spread: tuple[int, ...] = ()
     min_bet: int = 0
+    big_blind_ante: bool = False
 
     def __post_init__(self) -> None:
+        if type(self.big_blind_ante) is not bool:
+            raise ConfigurationError(f"big_blind_ante is a bool, not {self.big_blind_ante!r}")
         for name in ("small_blind", "big_blind", "ante", "bring_in", "small_bet", "big_bet"):
             value = getattr(self, name)
             if not isinstance(value, int) or value < 0:

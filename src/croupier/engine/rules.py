@@ -28,7 +28,8 @@ __all__ = [
 ]
 
 Showdown = Literal["ordered", "all"]
-Button = Literal["standard", "arcade"]
+Button = Literal["standard", "arcade", "dead"]
+"""``dead``: tournament tables (R-TOUR-6): dead button, everyone with chips is dealt in."""
 UnderRaise = Literal["strict", "tda_half_raise"]
 Disconnection = Literal["fold", "clock", "all_in_protection"]
 ShortBlind = Literal["full", "posted"]

@@ -192,7 +192,11 @@ def start_hand(
     blinds_t = _default_blinds(game, n) if blinds is None else _as_amounts(blinds, n, "blinds")
     s.nominal_blinds = blinds_t
     ante = game.stakes.ante
-    antes_t = (ante,) * n if antes is None else _as_amounts(antes, n, "antes")
+    bb_ante = antes is None and game.stakes.big_blind_ante and ante > 0
+    if bb_ante:
+        antes_t: tuple[int, ...] = (0,) * n  # posted after the blinds, below
+    else:
+        antes_t = (ante,) * n if antes is None else _as_amounts(antes, n, "antes")
     dead_t = _as_amounts(dead, n, "dead posts")
 
     events: list[Event] = [HandStarted(variant.key, game.structure.value, tuple(stacks))]
@@ -217,6 +221,8 @@ def start_hand(
         bets[p] += paid
         kind = "small_blind" if b == sb and b != bb else "big_blind" if b == bb else "straddle"
         events.append(ForcedBet(p, kind, paid, stk[p] == 0))
+    if bb_ante:
+        _post_big_blind_ante(s, blinds_t, ante, events)
     if order:
         largest = max(blinds_t)
         # A blind posted short (all-in) still sets the full amount to call (R-POS-3, house
@@ -232,6 +238,27 @@ def start_hand(
     if not _open_street(s, events, first=True):
         _end_round(s, events)
     return s, events
+
+
+def _post_big_blind_ante(
+    s: HandState, blinds: tuple[int, ...], ante: int, events: list[Event]
+) -> None:
+    """The big-blind ante (R-TOUR-7, TDA RP-11): the first position posting the big blind
+    (or the largest blind) adds the ante after its blind, with what it has left. It is dead
+    money in the main pot (:func:`croupier.engine.settle.dead_money`)."""
+    bb = s.game.stakes.big_blind
+    largest = max(blinds) if blinds else 0
+    if not largest:
+        return
+    target = bb if bb in blinds else largest
+    p = blinds.index(target)
+    paid = min(ante, s._stacks[p])
+    if not paid:
+        return
+    s._stacks[p] -= paid
+    s._contrib[p] += paid
+    s._antes[p] += paid
+    events.append(ForcedBet(p, "ante", paid, s._stacks[p] == 0))
 
 
 # -- dealing --------------------------------------------------------------------------

@@ -10,6 +10,12 @@ Seats are numbered clockwise. Engine positions start at the first dealt seat lef
 button; the last position is the button (or, if the button seat waits, the last dealt
 seat before it).
 
+``dead`` (tournament tables, R-TOUR-6): the first button is on seat 1 (the first seat with
+a player from seat 1 on); then the big blind moves to the next player after the last big
+blind, the small blind is the last big blind's seat (dead when that player is out) and the
+button the last small blind's seat (dead when empty). Every seat with chips is dealt in,
+sitting out or disconnected included: they stay in and their blinds are taken.
+
 >>> import random
 >>> seats = {i: Seat(i, f"p{i}", stack=100) for i in (0, 2, 5)}
 >>> plan = plan_hand(seats, 6, prev_button=0, prev_dealt=frozenset({0, 2, 5}),
@@ -26,7 +32,7 @@ from typing import Protocol
 
 from croupier.table.seating import Seat
 
-__all__ = ["HandPlan", "clockwise", "in_arc", "mark_missed_blinds", "plan_hand"]
+__all__ = ["HandPlan", "clockwise", "dealable", "in_arc", "mark_missed_blinds", "plan_hand"]
 
 
 class Chooser(Protocol):
@@ -47,6 +53,20 @@ class HandPlan:
     sb_seat: int | None
     bb_seat: int | None
     cleared: frozenset[int]
+    sb_spot: int | None = None
+    """``dead`` mode: the small blind's seat even when nobody posts it (a dead small blind)."""
+
+
+def dealable(seat: Seat, mode: str) -> bool:
+    """Whether ``seat`` can be dealt in under button ``mode``: at tournament tables
+    (``dead``) a player sitting out is dealt in and posts (R-TOUR-6).
+
+    >>> dealable(Seat(0, "a", stack=9, sitting_out=True), "dead"), dealable(Seat(0, "a"), "dead")
+    (True, False)
+    """
+    if mode == "dead":
+        return seat.stack > 0 and not seat.leaving
+    return seat.ready()
 
 
 def clockwise(seats: list[int], after: int, count: int) -> list[int]:
@@ -78,14 +98,19 @@ def plan_hand(
     mode: str,
     blinds: tuple[int, int] | None,
     rng: Chooser,
+    prev_spots: tuple[int | None, int | None] | None = None,
 ) -> HandPlan | None:
     """Plan the next hand, or ``None`` if fewer than two players can be dealt in.
 
     ``blinds`` is ``(small, big)`` for blind games, ``None`` for games without blinds.
+    ``prev_spots``: the last hand's small-blind spot and big-blind seat (``dead`` mode).
     """
-    ready = sorted(s for s, seat in seats.items() if seat.ready())
+    ready = sorted(s for s, seat in seats.items() if dealable(seat, mode))
     if len(ready) < 2:
         return None
+    if mode == "dead" and blinds is not None:
+        posting = frozenset(s for s in ready if seats[s].post_now)
+        return _plan_dead(ready, count, prev_button, prev_spots, blinds, posting)
     if mode == "arcade":
         if prev_button is None or prev_dealt != frozenset(ready):
             button = rng.choice(ready)
@@ -134,6 +159,68 @@ def plan_hand(
         sb_seat if sb_seat in pos else None,
         bb_seat,
         cleared,
+    )
+
+
+def _plan_dead(
+    ready: list[int],
+    count: int,
+    prev_button: int | None,
+    prev_spots: tuple[int | None, int | None] | None,
+    blinds: tuple[int, int],
+    posting: frozenset[int] = frozenset(),
+) -> HandPlan:
+    """The dead-button plan (R-TOUR-6, TDA): see the module docstring. ``posting``: seats
+    that post a big blind at once (a player moved to balance tables, R-TOUR-15).
+
+    >>> seats = [0, 2, 3, 5]
+    >>> p = _plan_dead(seats, 6, None, None, (1, 2))
+    >>> p.button, p.sb_seat, p.bb_seat, p.seats
+    (0, 2, 3, (2, 3, 5, 0))
+    >>> q = _plan_dead([0, 3, 5], 6, p.button, (p.sb_spot, p.bb_seat), (1, 2))
+    >>> q.button, q.sb_seat, q.sb_spot, q.bb_seat, q.seats, q.blinds
+    (2, 3, 3, 5, (3, 5, 0), (1, 2, 0))
+    >>> r = _plan_dead([0, 5], 6, q.button, (q.sb_spot, q.bb_seat), (1, 2))
+    >>> r.button, r.sb_seat, r.bb_seat, r.seats, r.blinds
+    (5, 5, 0, (0, 5), (2, 1))
+    """
+    sb_amount, bb_amount = blinds
+    last_sb, last_bb = prev_spots if prev_spots is not None else (None, None)
+    sb_seat: int | None
+    sb_spot: int | None
+    if prev_button is None or last_bb is None:
+        button = clockwise(ready, count - 1, count)[0]  # seat 1 (0 here) or the next one
+        order = clockwise(ready, button, count)
+        sb_seat, bb_seat = (order[1], order[0]) if len(order) == 2 else (order[0], order[1])
+        sb_spot = sb_seat
+    elif len(ready) == 2:
+        # heads-up: the big blind moves on (nobody posts it twice running), the other
+        # player has the button and the small blind
+        bb_seat = clockwise(ready, last_bb, count)[0]
+        button = sb_seat = sb_spot = next(s for s in ready if s != bb_seat)
+    else:
+        bb_seat = clockwise(ready, last_bb, count)[0]
+        sb_spot = last_bb
+        sb_seat = last_bb if last_bb in ready else None
+        button = last_sb if last_sb is not None and last_sb != last_bb else prev_button
+    order = clockwise(ready, button, count)
+    pos = {s: i for i, s in enumerate(order)}
+    live = [0] * len(order)
+    if sb_seat is not None:
+        live[pos[sb_seat]] = sb_amount
+    live[pos[bb_seat]] = bb_amount
+    for s in posting:
+        if s not in (sb_seat, bb_seat):
+            live[pos[s]] = bb_amount
+    return HandPlan(
+        button,
+        tuple(order),
+        tuple(live),
+        (0,) * len(order),
+        sb_seat,
+        bb_seat,
+        frozenset(posting),
+        sb_spot,
     )
 
 

@@ -41,7 +41,7 @@ from croupier.engine.state import (
 from croupier.engine.views import view
 from croupier.table import grace, seatcmds
 from croupier.table.bank import Bank, PlayChips
-from croupier.table.button import HandPlan, mark_missed_blinds, plan_hand
+from croupier.table.button import HandPlan, dealable, mark_missed_blinds, plan_hand
 from croupier.table.clock import Clock, TimerHandle
 from croupier.table.commands import (
     Act,
@@ -475,7 +475,7 @@ class Table:
     def _schedule_hand(self) -> None:
         if self.hand is not None or self._start_timer is not None or self.held:
             return
-        if sum(1 for s in self.seats.values() if s.ready()) < 2:
+        if sum(1 for s in self.seats.values() if dealable(s, self.config.rules.button)) < 2:
             return
         self._start_token = next(self._tokens)
         token = self._start_token
@@ -497,6 +497,7 @@ class Table:
             mode=cfg.rules.button,
             blinds=blinds,
             rng=self.rng,
+            prev_spots=_spots(self.last_plan),
         )
         if plan is None:
             return
@@ -871,3 +872,8 @@ class Table:
         self._cancel_decision()
         self._fault("before_apply")
         self._after_engine(new, events)
+
+
+def _spots(plan: HandPlan | None) -> tuple[int | None, int | None] | None:
+    """The last hand's small-blind spot and big-blind seat, for the dead button (R-TOUR-6)."""
+    return None if plan is None else (plan.sb_spot, plan.bb_seat)

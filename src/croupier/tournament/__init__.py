@@ -11,6 +11,7 @@ from croupier.tournament.sitngo import sit_and_go
 from croupier.tournament.spin import spin
 from croupier.tournament.structures import (
     HYPER,
+    SNG_PAYOUTS,
     SPIN_MULTIPLIERS,
     STANDARD,
     STANDARD_PAYOUTS,
@@ -21,10 +22,12 @@ from croupier.tournament.structures import (
     PayoutTier,
     SpinPrize,
     SpinTable,
+    sng_schedule,
 )
 
 __all__ = [
     "HYPER",
+    "SNG_PAYOUTS",
     "SPIN_MULTIPLIERS",
     "STANDARD",
     "STANDARD_PAYOUTS",
@@ -51,5 +54,6 @@ __all__ = [
     "TournamentSpec",
     "scheduled",
     "sit_and_go",
+    "sng_schedule",
     "spin",
 ]

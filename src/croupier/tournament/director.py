@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+import logging
 import random
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -35,6 +36,7 @@ from croupier.engine.game import Game
 from croupier.engine.rng import SeededShuffler, Shuffler, SystemShuffler
 from croupier.engine.rules import RakePolicy, profile
 from croupier.table.actor import TableActor
+from croupier.table.button import dealable
 from croupier.table.clock import Clock
 from croupier.table.commands import HoldHands, Leave, SetStakes, SitDown
 from croupier.table.config import TableConfig
@@ -57,6 +59,7 @@ from croupier.tournament.scheduled import (
 
 __all__ = ["DIRECTOR", "Director", "Move", "Placing", "rank_out", "seeded_shufflers"]
 
+_log = logging.getLogger(__name__)
 DIRECTOR = "director"
 """The ``player_id`` of the director's own table commands."""
 
@@ -120,6 +123,8 @@ class Director:
         self.clock = clock
         self.cashier = cashier
         self.rng: random.Random = rng if rng is not None else random.SystemRandom()
+        self.seat_seed: int | None = None
+        """The seed of the seat draw (R-TOUR-6), logged and kept in :meth:`state`."""
         self._shuffler = shuffler
         self._strategy = strategy or (lambda e: RuleBot())
         self.journal: Journal = journal if journal is not None else InMemoryJournal()
@@ -188,9 +193,14 @@ class Director:
     def _config(self, table: int) -> TableConfig:
         spec = self.spec
         level = self.schedule.levels[self.level]
-        rules = profile(spec.profile, rake=RakePolicy(kind="none"))
+        # R-TOUR-6: the dead button; sitting-out and disconnected players stay dealt in
+        rules = profile(spec.profile, rake=RakePolicy(kind="none"), button="dead")
         game = Game.of(
-            spec.game, blinds=(level.small_blind, level.big_blind), ante=level.ante, rules=rules
+            spec.game,
+            blinds=(level.small_blind, level.big_blind),
+            ante=level.ante,
+            big_blind_ante=level.stakes.big_blind_ante,
+            rules=rules,
         )
         return TableConfig(
             game,
@@ -211,7 +221,14 @@ class Director:
             raise TournamentError("already_started", "the tournament is running")
         self.started_at = self.clock.now()
         self.levels.append((0, self.started_at))
-        seats = draw_seats(sorted(self.entrants), self.spec.seats, self.rng)
+        # R-TOUR-6: the seats come from a seed drawn here, logged and journaled, so the
+        # draw can be checked afterwards: draw_seats(sorted entrants, seats, Random(seed))
+        self.seat_seed = self.rng.getrandbits(64)
+        _log.info(
+            "tournament seats drawn",
+            extra={"tournament": self.spec.tournament_id, "seat_seed": self.seat_seed},
+        )
+        seats = draw_seats(sorted(self.entrants), self.spec.seats, random.Random(self.seat_seed))
         await self._open(seats)
         self._save()
 
@@ -505,7 +522,9 @@ class Director:
         return {
             t
             for t, a in self.actors.items()
-            if a.table.hand is None and sum(1 for s in a.table.seats.values() if s.ready()) < 2
+            if a.table.hand is None
+            and sum(1 for s in a.table.seats.values() if dealable(s, a.table.config.rules.button))
+            < 2
         }
 
     def _reorganize(self, boundary: set[int]) -> None:
@@ -660,6 +679,7 @@ class Director:
             },
             "elapsed": self.elapsed() if self.actors or self.finished else 0.0,
             "level": self.level,
+            "seat_seed": self.seat_seed,
             "players": {p: [t, s, self.stacks.get(p, 0)] for p, (t, s) in self.where.items()},
             "placings": [[p.player_id, p.place, p.prize, p.at] for p in self.placings],
             "hand_nos": {str(t): n for t, n in self.hand_nos.items()},

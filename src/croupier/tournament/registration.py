@@ -39,6 +39,7 @@ from croupier.tournament.structures import (
     STANDARD_PAYOUTS,
     BlindSchedule,
     PayoutTable,
+    PayoutTier,
     SpinPrize,
     SpinTable,
 )
@@ -132,6 +133,16 @@ class TournamentSpec:
         ):
             raise bad("breaks are (first, every, length), each > 0 seconds")
 
+    def _tiers_in_play(self) -> list[PayoutTier]:
+        """The payout tiers a field of ``min_entrants`` to ``max_entrants`` can use (a
+        6-seat Sit & Go shows only its 6-8 tier, R-TOUR-9)."""
+        out, below = [], 0
+        for tier in self.payouts.tiers:
+            if tier.max_entrants >= self.min_entrants and below < self.max_entrants:
+                out.append(tier)
+            below = tier.max_entrants
+        return out
+
     def summary(self) -> dict[str, object]:
         """What the lobby shows: terms, levels and the prize structure (JSON-able)."""
         levels = [
@@ -158,8 +169,7 @@ class TournamentSpec:
             "reentries": self.reentries,
             "payouts": [
                 {"max_entrants": t.max_entrants, "shares_bp": list(t.shares)}
-                for t in self.payouts.tiers
-                if t.max_entrants >= self.min_entrants
+                for t in self._tiers_in_play()
             ],
         }
         if self.spin is not None:

@@ -30,6 +30,11 @@ from croupier.tournament.errors import TournamentError
 
 __all__ = [
     "HYPER",
+    "SNG_HYPER",
+    "SNG_PAYOUTS",
+    "SNG_REGULAR",
+    "SNG_SPEEDS",
+    "SNG_TURBO",
     "SPIN_MULTIPLIERS",
     "STANDARD",
     "STANDARD_PAYOUTS",
@@ -41,6 +46,8 @@ __all__ = [
     "PayoutTier",
     "SpinPrize",
     "SpinTable",
+    "sng_blinds",
+    "sng_schedule",
     "split",
 ]
 
@@ -51,7 +58,8 @@ MILLION = 1_000_000
 
 @dataclass(frozen=True, slots=True)
 class Level:
-    """One blind level: blinds and ante (chips) for ``seconds`` of the tournament clock."""
+    """One blind level: blinds and ante (chips) for ``seconds`` of the tournament clock.
+    Any ante is a big-blind ante (R-TOUR-7): the big blind posts it after the blind."""
 
     small_blind: int
     big_blind: int
@@ -70,7 +78,12 @@ class Level:
     @property
     def stakes(self) -> Stakes:
         """The table stakes of this level."""
-        return Stakes(small_blind=self.small_blind, big_blind=self.big_blind, ante=self.ante)
+        return Stakes(
+            small_blind=self.small_blind,
+            big_blind=self.big_blind,
+            ante=self.ante,
+            big_blind_ante=self.ante > 0,
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,20 +121,22 @@ _BLINDS = [
     (25, 50, 0),
     (50, 100, 0),
     (75, 150, 0),
-    (100, 200, 25),
-    (150, 300, 25),
-    (200, 400, 50),
-    (300, 600, 75),
-    (400, 800, 100),
-    (600, 1200, 150),
-    (1000, 2000, 250),
-    (1500, 3000, 400),
-    (2500, 5000, 600),
-    (4000, 8000, 1000),
-    (6000, 12000, 1500),
+    (100, 200, 200),
+    (150, 300, 300),
+    (200, 400, 400),
+    (300, 600, 600),
+    (400, 800, 800),
+    (600, 1200, 1200),
+    (1000, 2000, 2000),
+    (1500, 3000, 3000),
+    (2500, 5000, 5000),
+    (4000, 8000, 8000),
+    (6000, 12000, 12000),
 ]
+"""Scheduled-event levels (small, big, ante): a big-blind ante equal to the big blind from
+100/200 on (R-TOUR-7)."""
 STANDARD = BlindSchedule("standard", _levels(_BLINDS, 600.0))
-"""Ten-minute levels (Sit & Go and scheduled tournaments, 1,500 to 3,000 chips)."""
+"""Ten-minute levels (scheduled tournaments, 1,500 to 3,000 chips)."""
 TURBO = BlindSchedule("turbo", _levels(_BLINDS, 180.0))
 """Three-minute levels."""
 HYPER = BlindSchedule("hyper", _levels(_BLINDS, 60.0))
@@ -130,17 +145,16 @@ HYPER = BlindSchedule("hyper", _levels(_BLINDS, 60.0))
 
 def split(pool: int, shares: tuple[int, ...]) -> tuple[int, ...]:
     """``pool`` chips split by ``shares`` (basis points summing to :data:`WHOLE`): each
-    place gets the floor of its share; the chips left over go one at a time from the first
-    place down, so the prizes always sum to the pool.
+    place gets the floor of its share and the chips left over go to 1st (R-TOUR-9), so
+    the prizes always sum to the pool.
 
-    >>> split(100, (5000, 3000, 2000)), split(7, (5000, 3000, 2000)), split(0, (WHOLE,))
-    ((50, 30, 20), (4, 2, 1), (0,))
+    >>> split(100, (5000, 3000, 2000)), split(8, (5000, 3000, 2000)), split(0, (WHOLE,))
+    ((50, 30, 20), (5, 2, 1), (0,))
     """
     if type(pool) is not int or pool < 0:
         raise TournamentError("bad_pool", f"a prize pool is a whole number >= 0, not {pool!r}")
     base = [pool * s // WHOLE for s in shares]
-    for i in range(pool - sum(base)):
-        base[i % len(base)] += 1
+    base[0] += pool - sum(base)
     return tuple(base)
 
 
@@ -213,7 +227,94 @@ STANDARD_PAYOUTS = PayoutTable(
         ),
     )
 )
-"""The default prize structure (50/30/20 for up to ten entrants, and so on)."""
+"""The default prize structure of scheduled events (pokersource: 50/30/20 for up to ten
+entrants, and so on)."""
+
+SNG_PAYOUTS = PayoutTable(
+    (
+        PayoutTier(3, (10_000,)),
+        PayoutTier(5, (7_000, 3_000)),
+        PayoutTier(8, (6_500, 3_500)),
+        PayoutTier(30, (5_000, 3_000, 2_000)),
+    )
+)
+"""Sit & Go prizes (R-TOUR-9): 2-3 entrants 100 %; 4-5: 70/30; 6-8: 65/35; 9-30: 50/30/20.
+
+>>> [SNG_PAYOUTS.prizes(100 * n, n) for n in (2, 3, 4, 5, 6, 8, 9, 10)]
+[(200,), (300,), (280, 120), (350, 150), (390, 210), (520, 280), (450, 270, 180), (500, 300, 200)]
+"""
+
+
+# -- Sit & Go levels (R-TOUR-8) -----------------------------------------------------------
+
+SNG_BLINDS: tuple[tuple[int, int], ...] = (
+    (10, 20),
+    (15, 30),
+    (25, 50),
+    (50, 100),
+    (75, 150),
+    (100, 200),
+    (100, 200),
+    (200, 400),
+    (300, 600),
+    (400, 800),
+    (600, 1200),
+    (800, 1600),
+    (1000, 2000),
+    (1500, 3000),
+    (2000, 4000),
+)
+"""The published Sit & Go blinds (small, big): PokerStars' L1-7, then the house levels."""
+SNG_ANTE_FROM = 7
+"""The first level (counted from 1) with a big-blind ante (= the big blind, R-TOUR-7)."""
+SNG_BLIND_CHIP = 500
+"""The smallest chip in play from 1,500/3,000: blinds past the table are multiples of it."""
+SNG_LEVELS = 30
+"""Levels generated (+50 % each past the published table); the last one lasts to the end."""
+SNG_SPEEDS: dict[str, tuple[float, int]] = {
+    "regular": (600.0, 1500),
+    "turbo": (300.0, 1500),
+    "hyper": (180.0, 500),
+}
+"""Sit & Go speeds: level length (seconds) and starting stack (R-TOUR-8)."""
+
+
+def sng_blinds(count: int = SNG_LEVELS) -> tuple[tuple[int, int], ...]:
+    """``count`` Sit & Go blind levels: the published ones, then +50 % of the big blind per
+    level, the small blind rounded to the nearest blind chip and the big blind twice it.
+
+    >>> sng_blinds(18)[-4:]
+    ((2000, 4000), (3000, 6000), (4500, 9000), (7000, 14000))
+    """
+    out = list(SNG_BLINDS[:count])
+    while len(out) < count:
+        half = out[-1][1] * 3 // 4  # half of the big blind + 50 %
+        sb = max(SNG_BLIND_CHIP, (half + SNG_BLIND_CHIP // 2) // SNG_BLIND_CHIP * SNG_BLIND_CHIP)
+        out.append((sb, 2 * sb))
+    return tuple(out)
+
+
+def sng_schedule(speed: str = "regular") -> BlindSchedule:
+    """The Sit & Go schedule of ``speed`` (``regular`` 10 min, ``turbo`` 5, ``hyper`` 3):
+    a big-blind ante equal to the big blind from level 7 (R-TOUR-7, R-TOUR-8).
+
+    >>> h = sng_schedule("hyper")
+    >>> h.levels[0], h.levels[6].ante, h.levels[5].ante
+    (Level(small_blind=10, big_blind=20, ante=0, seconds=180.0), 200, 0)
+    """
+    if speed not in SNG_SPEEDS:
+        raise TournamentError("bad_speed", f"a Sit & Go is {', '.join(SNG_SPEEDS)}, not {speed!r}")
+    seconds = SNG_SPEEDS[speed][0]
+    levels = tuple(
+        Level(sb, bb, bb if i + 1 >= SNG_ANTE_FROM else 0, seconds)
+        for i, (sb, bb) in enumerate(sng_blinds())
+    )
+    return BlindSchedule(f"sng-{speed}", levels)
+
+
+SNG_REGULAR = sng_schedule("regular")
+SNG_TURBO = sng_schedule("turbo")
+SNG_HYPER = sng_schedule("hyper")
 
 
 # -- Spin (R-TOUR-2) ----------------------------------------------------------------------
