@@ -61,6 +61,17 @@ async def add_entry(d: Director, entrant: Entrant) -> None:
     d.total_chips += stack
     d.stacks[p] = stack
     d.bank.holdings[p] = d.bank.holding(p) + stack
+    # the launch takes the entry before any await: a state saved meanwhile (another
+    # table's hand) has its stack and its buy-in together (R-CRASH-1)
+    launch = d.launch
+    entries = len(launch.entrants) + 1
+    pool = d.spec.buy_in * entries
+    d.launch = replace(
+        launch,
+        entrants=(*launch.entrants, entrant),
+        pool=pool,
+        prizes=d.spec.payouts.prizes(pool, entries),
+    )
     counts = d.counts()
     # seats reserved for players still in, and seats not yet left (a bust, a mover)
     taken = {
@@ -80,15 +91,6 @@ async def add_entry(d: Director, entrant: Entrant) -> None:
         seat = free_seat(set(), d.spec.seats, d.rng)
         d.where[p] = (table, seat)
         await d._open({p: (table, seat)}, arm=False)
-    launch = d.launch
-    entries = len(launch.entrants) + 1
-    pool = d.spec.buy_in * entries
-    d.launch = replace(
-        launch,
-        entrants=(*launch.entrants, entrant),
-        pool=pool,
-        prizes=d.spec.payouts.prizes(pool, entries),
-    )
     d.late_entries.append((p, d.clock.now()))
     d._save()
 
