@@ -116,3 +116,35 @@ def test_a_played_bubble_places_each_rounds_busts_as_one_group(
         ranked = sorted(members, key=lambda b: by_player[b[0]].place)
         assert [b[1] for b in ranked] == sorted((b[1] for b in members), reverse=True)
     assert sorted(p.place for p in d.placings) == list(range(1, 31))
+
+
+def test_late_registration_busts_keep_their_button_order_until_placed() -> None:
+    """R-TOUR-12, R-TOUR-11: two players out in one hand during late registration with
+    equal starting stacks are placed when it closes; the odd chip of their shared prize
+    still goes to the first from that hand's button's left, not by player id."""
+    from croupier.table.clock import FakeClock
+    from croupier.tournament import late
+    from croupier.tournament.registration import Launch
+    from croupier.tournament.structures import PayoutTable, PayoutTier
+
+    payouts = PayoutTable((PayoutTier(10, (6000, 2500, 1500)),))
+    d: Any = SimpleNamespace(
+        late=True,
+        group=0,
+        pending=[],
+        pending_order={},
+        clock=FakeClock(3.0),
+        where=dict.fromkeys(["s1"]),
+        placings=[],
+        launch=Launch(tuple(SimpleNamespace() for _ in range(3)), 33, ()),  # type: ignore[arg-type]
+        spec=SimpleNamespace(buy_in=11, payouts=payouts),
+        _save=lambda: None,
+    )
+    order = groups.left_of_button(4, (2, 7), ("aa", "zz"), table=1)
+    late.record_busts(d, ["aa", "zz"], {"aa": 300, "zz": 300}, order)
+    late.close_late(d)
+    prizes = payouts.prizes(33, 3)
+    share = prizes[1] + prizes[2]
+    assert [(p.player_id, p.place) for p in d.placings] == [("zz", 2), ("aa", 2)]
+    assert share == 13 and [p.prize for p in d.placings] == [7, 6]
+    assert d.pending == [] and d.pending_order == {}

@@ -173,6 +173,8 @@ class Director:
         self.pending: list[tuple[str, int, int, float]] = []
         """Busts during late registration: (player, stack at the hand's start, group, at)."""
         self.group = 0
+        self.pending_order: dict[str, tuple[int, int]] = {}
+        """Odd-chip order of the pending busts (from their button's left, R-TOUR-12)."""
         self.late_entries: list[tuple[str, float]] = []
         self.round_open: set[int] = set()
         """Tables of the hand-for-hand round still playing its hand (R-TOUR-12)."""
@@ -367,7 +369,7 @@ class Director:
     ) -> None:
         now = self.clock.now()
         if self.late:
-            late.record_busts(self, players, start)  # placed when late registration closes
+            late.record_busts(self, players, start, order)  # placed when late registration closes
         elif groups.in_round(self, table):  # one group per hand-for-hand round
             groups.round_bust(self, [(p, start[p], order[p], now) for p in players])
         else:
@@ -685,6 +687,7 @@ class Director:
             "late": self.late,
             "deal": None if self.deal is None else self.deal.agreed,
             "pending": [list(b) for b in self.pending],
+            "pending_order": {p: list(o) for p, o in self.pending_order.items()},
             "round": groups.round_state(self),
         }
 
@@ -711,6 +714,9 @@ class Director:
             (str(p), int(s), int(g), float(a)) for p, s, g, a in state.get("pending", [])
         ]
         self.group = max((g for _, _, g, _ in self.pending), default=0)
+        self.pending_order = {
+            str(p): (int(o[0]), int(o[1])) for p, o in (state.get("pending_order") or {}).items()
+        }
         agreed = state.get("deal")
         if agreed:
             self.deal = Deal(

@@ -35,12 +35,16 @@ def late_open(d: Director) -> bool:
     return d.late and not d.finished
 
 
-def record_busts(d: Director, players: list[str], start: dict[str, int]) -> None:
-    """Busts during late registration: pending, ranked when it closes."""
+def record_busts(
+    d: Director, players: list[str], start: dict[str, int], order: dict[str, tuple[int, int]]
+) -> None:
+    """Busts during late registration: pending, ranked when it closes (``order``: their
+    odd-chip order from the button's left, R-TOUR-12)."""
     d.group += 1
     at = d.clock.now()
     for p in players:
         d.pending.append((p, start[p], d.group, at))
+        d.pending_order[p] = order[p]
 
 
 def is_out(d: Director, player_id: str) -> bool:
@@ -113,8 +117,16 @@ def close_late(d: Director) -> None:
         members = [(p, s, at) for p, s, gg, at in d.pending if gg == g]
         first = len(d.where) + worse + 1
         start = {p: s for p, s, _ in members}
-        placed += rank_out([p for p, _, _ in members], start, first, d.launch.prizes, members[0][2])
+        placed += rank_out(
+            [p for p, _, _ in members],
+            start,
+            first,
+            d.launch.prizes,
+            members[0][2],
+            d.pending_order,
+        )
         worse += len(members)
     d.placings.extend(placed)
     d.pending = []
+    d.pending_order = {}
     d._save()
