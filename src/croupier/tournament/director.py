@@ -483,6 +483,7 @@ class Director:
             self.on_break_until = start + spec_breaks[2]
             self.breaks_taken.append((start, self.on_break_until))
             self.clock.call_at(self.on_break_until, self._end_break)
+            self._save()  # a restart resumes the break (R-TOUR-18)
             return
         self._waiting.clear()
         self.h4h_rounds.append((self.clock.now(), frozenset(self.actors)))
@@ -508,14 +509,26 @@ class Director:
         self._hold_idle()  # a table in a hand is held when it ends
         self._maybe_release()
 
-    def _end_break(self) -> None:
+    def _end_break(self, *, rearm: bool = True) -> None:
         self.on_break_until = None
         if self.finished:
             return
         self._waiting.clear()
         for t in list(self.actors):
             self._hold(t, False)
-        self._arm_break()
+        self._save()
+        if rearm:  # a resumed break: the restart armed the next one already
+            self._arm_break()
+
+    def _resume_break(self, left: float) -> None:
+        """A break cut by a restart goes on for the ``left`` seconds it had (R-TOUR-18):
+        every table is held until then."""
+        start = self.clock.now()
+        self.on_break_until = start + left
+        self.breaks_taken.append((start, self.on_break_until))
+        for t in list(self.actors):
+            self._hold(t, True)
+        self.clock.call_at(self.on_break_until, partial(self._end_break, rearm=False))
 
     # -- balancing and breaking -----------------------------------------------------------
 
@@ -689,6 +702,9 @@ class Director:
             "pending": [list(b) for b in self.pending],
             "pending_order": {p: list(o) for p, o in self.pending_order.items()},
             "round": groups.round_state(self),
+            "break_left": None
+            if self.on_break_until is None
+            else max(0.0, self.on_break_until - self.clock.now()),
         }
 
     def _save(self) -> None:
@@ -744,7 +760,12 @@ class Director:
         groups.resume_round(self, state.get("round"))  # its cut hands are void
         # keep the elapsed clock: the offset makes started_at + level start land right
         self.started_at = self.clock.now() - self.elapsed_before
+        break_left = state.get("break_left")
+        if break_left is not None:
+            self.on_break_until = self.clock.now() + float(break_left)  # no hand meanwhile
         await self._open(seats)
+        if break_left is not None:
+            self._resume_break(float(break_left))
         self.elapsed_before = 0.0
         if self.late and self.level >= self.spec.late_levels:
             late.close_late(self)
