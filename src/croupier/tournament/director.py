@@ -25,7 +25,7 @@ import asyncio
 import itertools
 import logging
 import random
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from functools import partial
 from typing import Any
@@ -43,7 +43,7 @@ from croupier.table.config import TableConfig
 from croupier.table.events import HandSettled, PlayerLeft, TableEvent
 from croupier.table.journal import InMemoryJournal, Journal
 from croupier.table.results import CommandResult
-from croupier.tournament import late
+from croupier.tournament import groups, late
 from croupier.tournament.deal import Deal
 from croupier.tournament.errors import TournamentError
 from croupier.tournament.money import Cashier, TournamentBank
@@ -178,7 +178,13 @@ class Director:
         self.pending: list[tuple[str, int, int, float]] = []
         """Busts during late registration: (player, stack at the hand's start, group, at)."""
         self.group = 0
+        self.pending_order: dict[str, tuple[int, int]] = {}
+        """Odd-chip order of the pending busts (from their button's left, R-TOUR-12)."""
         self.late_entries: list[tuple[str, float]] = []
+        self.round_open: set[int] = set()
+        """Tables of the hand-for-hand round still playing its hand (R-TOUR-12)."""
+        self.round_busts: list[groups.Bust] = []
+        """Busts of that round, placed as one group when it ends."""
         self.deal: Deal | None = None
         """The deal talks at the final table (R-TOUR-19, :mod:`croupier.tournament.deal`)."""
 
@@ -355,13 +361,15 @@ class Director:
         start = dict(zip(record.players, record.stacks, strict=True))
         after = {t.seats[s].player_id: chips for s, chips in settled.stacks if s in t.seats}
         out = [p for p, chips in after.items() if chips == 0 and p in self.where]
+        order = groups.left_of_button(record.button, record.dealt, record.players, table=table)
         self._check_chips()
         self.hand_nos[table] = settled.hand_no
         for p, chips in after.items():
             if p in self.stacks:
                 self.stacks[p] = chips
         if out:
-            self._eliminate(table, out, start)
+            self._eliminate(table, out, start, order)
+        groups.hand_done(self, table)
         if len(self.where) == 1:
             self._finish()
             return
@@ -369,12 +377,21 @@ class Director:
         self._save()
         self._pause_check(table)
 
-    def _eliminate(self, table: int, players: list[str], start: dict[str, int]) -> None:
+    def _eliminate(
+        self,
+        table: int,
+        players: list[str],
+        start: dict[str, int],
+        order: dict[str, tuple[int, int]],
+    ) -> None:
+        now = self.clock.now()
         if self.late:
-            late.record_busts(self, players, start)  # placed when late registration closes
+            late.record_busts(self, players, start, order)  # placed when late registration closes
+        elif groups.in_round(self, table):  # one group per hand-for-hand round
+            groups.round_bust(self, [(p, start[p], order[p], now) for p in players])
         else:
             first = len(self.where) - len(players) + 1  # the best place among them
-            placed = rank_out(players, start, first, self.launch.prizes, self.clock.now())
+            placed = rank_out(players, start, first, self.launch.prizes, now, order)
             self.placings.extend(self._dealt(placed))
         actor = self.actors[table]
         for p in players:
@@ -390,6 +407,7 @@ class Director:
         return prizes[place - 1] if 0 < place <= len(prizes) else 0
 
     def _finish(self) -> None:
+        groups.place_round(self)
         late.close_late(self)
         (winner,) = self.where
         self.placings.extend(self._dealt([Placing(winner, 1, self._prize(1), self.clock.now())]))
@@ -482,9 +500,11 @@ class Director:
             self.on_break_until = start + spec_breaks[2]
             self.breaks_taken.append((start, self.on_break_until))
             self.clock.call_at(self.on_break_until, self._end_break)
+            self._save()  # a restart resumes the break (R-TOUR-18)
             return
         self._waiting.clear()
         self.h4h_rounds.append((self.clock.now(), frozenset(self.actors)))
+        groups.open_round(self, able)
         for t in list(self.actors):
             self._hold(t, False)
 
@@ -506,14 +526,26 @@ class Director:
         self._hold_idle()  # a table in a hand is held when it ends
         self._maybe_release()
 
-    def _end_break(self) -> None:
+    def _end_break(self, *, rearm: bool = True) -> None:
         self.on_break_until = None
         if self.finished:
             return
         self._waiting.clear()
         for t in list(self.actors):
             self._hold(t, False)
-        self._arm_break()
+        self._save()
+        if rearm:  # a resumed break: the restart armed the next one already
+            self._arm_break()
+
+    def _resume_break(self, left: float) -> None:
+        """A break cut by a restart goes on for the ``left`` seconds it had (R-TOUR-18):
+        every table is held until then."""
+        start = self.clock.now()
+        self.on_break_until = start + left
+        self.breaks_taken.append((start, self.on_break_until))
+        for t in list(self.actors):
+            self._hold(t, True)
+        self.clock.call_at(self.on_break_until, partial(self._end_break, rearm=False))
 
     # -- balancing and breaking -----------------------------------------------------------
 
@@ -688,6 +720,11 @@ class Director:
             "late": self.late,
             "deal": None if self.deal is None else self.deal.agreed,
             "pending": [list(b) for b in self.pending],
+            "pending_order": {p: list(o) for p, o in self.pending_order.items()},
+            "round": groups.round_state(self),
+            "break_left": None
+            if self.on_break_until is None
+            else max(0.0, self.on_break_until - self.clock.now()),
         }
 
     def _save(self) -> None:
@@ -713,6 +750,9 @@ class Director:
             (str(p), int(s), int(g), float(a)) for p, s, g, a in state.get("pending", [])
         ]
         self.group = max((g for _, _, g, _ in self.pending), default=0)
+        self.pending_order = {
+            str(p): (int(o[0]), int(o[1])) for p, o in (state.get("pending_order") or {}).items()
+        }
         agreed = state.get("deal")
         if agreed:
             self.deal = Deal(
@@ -737,9 +777,15 @@ class Director:
                 f"journaled stacks hold {sum(self.stacks.values())}, {self.total_chips} issued",
             )
         self.where = dict(seats)
+        groups.resume_round(self, state.get("round"))  # its cut hands are void
         # keep the elapsed clock: the offset makes started_at + level start land right
         self.started_at = self.clock.now() - self.elapsed_before
+        break_left = state.get("break_left")
+        if break_left is not None:
+            self.on_break_until = self.clock.now() + float(break_left)  # no hand meanwhile
         await self._open(seats)
+        if break_left is not None:
+            self._resume_break(float(break_left))
         self.elapsed_before = 0.0
         if self.late and self.level >= self.spec.late_levels:
             late.close_late(self)
@@ -792,19 +838,27 @@ class Director:
 
 
 def rank_out(
-    players: list[str], start: dict[str, int], first: int, prizes: tuple[int, ...], at: float
+    players: list[str],
+    start: dict[str, int],
+    first: int,
+    prizes: tuple[int, ...],
+    at: float,
+    order: Mapping[str, tuple[int, int]] | None = None,
 ) -> list[Placing]:
-    """Places of ``players`` out in the same hand, the best being ``first``: more chips at
-    the start of the hand, better place; equal stacks tie and share the prizes of the
-    places they cover (odd chips to the first in id order).
+    """Places of ``players`` out in the same hand (or hand-for-hand round), the best being
+    ``first``: more chips at the start of the hand, better place; equal stacks tie and
+    share the prizes of the places they cover, the odd chips one each in ``order`` (from
+    the button's left, :func:`croupier.tournament.groups.left_of_button`; R-TOUR-12).
 
+    >>> order = {"a": (0, 2), "b": (0, 0), "c": (0, 1)}
     >>> [(p.player_id, p.place, p.prize) for p in
-    ...  rank_out(["a", "b", "c"], {"a": 50, "b": 90, "c": 50}, 2, (60, 30, 7, 4), 0.0)]
-    [('b', 2, 30), ('a', 3, 6), ('c', 3, 5)]
+    ...  rank_out(["a", "b", "c"], {"a": 50, "b": 90, "c": 50}, 2, (60, 30, 7, 4), 0.0, order)]
+    [('b', 2, 30), ('c', 3, 6), ('a', 3, 5)]
     """
     out: list[Placing] = []
     place = first
-    ranked = sorted(players, key=lambda p: (-start[p], p))
+    seat = order or {}
+    ranked = sorted(players, key=lambda p: (-start[p], seat.get(p, (0, 0)), p))
     for _, group_iter in itertools.groupby(ranked, key=lambda p: start[p]):
         group = list(group_iter)
         pot = sum(prizes[k - 1] for k in range(place, place + len(group)) if k <= len(prizes))

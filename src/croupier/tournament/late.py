@@ -35,12 +35,16 @@ def late_open(d: Director) -> bool:
     return d.late and not d.finished
 
 
-def record_busts(d: Director, players: list[str], start: dict[str, int]) -> None:
-    """Busts during late registration: pending, ranked when it closes."""
+def record_busts(
+    d: Director, players: list[str], start: dict[str, int], order: dict[str, tuple[int, int]]
+) -> None:
+    """Busts during late registration: pending, ranked when it closes (``order``: their
+    odd-chip order from the button's left, R-TOUR-12)."""
     d.group += 1
     at = d.clock.now()
     for p in players:
         d.pending.append((p, start[p], d.group, at))
+        d.pending_order[p] = order[p]
 
 
 def is_out(d: Director, player_id: str) -> bool:
@@ -61,6 +65,17 @@ async def add_entry(d: Director, entrant: Entrant) -> None:
     d.total_chips += stack
     d.stacks[p] = stack
     d.bank.holdings[p] = d.bank.holding(p) + stack
+    # the launch takes the entry before any await: a state saved meanwhile (another
+    # table's hand) has its stack and its buy-in together (R-CRASH-1)
+    launch = d.launch
+    entries = len(launch.entrants) + 1
+    pool = d.spec.buy_in * entries
+    d.launch = replace(
+        launch,
+        entrants=(*launch.entrants, entrant),
+        pool=pool,
+        prizes=d.spec.payouts.prizes(pool, entries),
+    )
     counts = d.counts()
     # seats reserved for players still in, and seats not yet left (a bust, a mover)
     taken = {
@@ -80,15 +95,6 @@ async def add_entry(d: Director, entrant: Entrant) -> None:
         seat = free_seat(set(), d.spec.seats, d.rng)
         d.where[p] = (table, seat)
         await d._open({p: (table, seat)}, arm=False)
-    launch = d.launch
-    entries = len(launch.entrants) + 1
-    pool = d.spec.buy_in * entries
-    d.launch = replace(
-        launch,
-        entrants=(*launch.entrants, entrant),
-        pool=pool,
-        prizes=d.spec.payouts.prizes(pool, entries),
-    )
     d.late_entries.append((p, d.clock.now()))
     d._save()
 
@@ -111,8 +117,16 @@ def close_late(d: Director) -> None:
         members = [(p, s, at) for p, s, gg, at in d.pending if gg == g]
         first = len(d.where) + worse + 1
         start = {p: s for p, s, _ in members}
-        placed += rank_out([p for p, _, _ in members], start, first, d.launch.prizes, members[0][2])
+        placed += rank_out(
+            [p for p, _, _ in members],
+            start,
+            first,
+            d.launch.prizes,
+            members[0][2],
+            d.pending_order,
+        )
         worse += len(members)
     d.placings.extend(placed)
     d.pending = []
+    d.pending_order = {}
     d._save()

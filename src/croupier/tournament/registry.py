@@ -176,12 +176,33 @@ class TournamentRegistry:
                 reg.entrants.append(Entrant(e.player_id, e.name, e.is_bot, e.idem_key, e.entry_id))
             out.append(row.id)
             if row.status == "running" and row.state is not None:
+                self._reconcile_late(event, row.entries, row.state)
                 await self._resume(event, row.state)
             elif spec.kind != "scheduled" and reg.full:
                 await self._start(event)
         for root in {r.root for r in rows}:
             self._next_number(root, self.store.used_ids(root))
         return out
+
+    def _reconcile_late(self, event: Event, entries: Any, state: dict[str, Any]) -> None:
+        """A late entry (or re-entry) whose buy-in reached the pool but not the director's
+        journaled state: the process died between the two writes (R-TOUR-11, R-CRASH-1).
+        The entrant was never seated nor told, so the buy-in goes back under the entry's
+        own key (``<key>:refund``, idempotent if this restart is cut too) and the row is
+        marked ``refunded``: the pool equals the journaled launch pool again."""
+        assert self.store is not None
+        spec = event.spec
+        seated = {str(e[4]) for e in state["launch"]["entrants"]}
+        for e in entries:
+            if e.status != "active" or e.entry_id in seated:
+                continue
+            if not spec.buy_in:
+                self.store.journal.set_entry_status(e.entry_id, "declined")
+            elif self.store.transfer_exists(e.idem_key):  # else declined above
+                event.registration.cashier.refund(
+                    spec.tournament_id, e.player_id, spec.buy_in, f"{e.idem_key}:refund"
+                )
+                self.store.journal.set_entry_status(e.entry_id, "refunded")
 
     async def _resume(self, event: Event, state: dict[str, Any]) -> None:
         spec, reg = event.spec, event.registration
