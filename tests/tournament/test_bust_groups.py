@@ -136,15 +136,15 @@ def test_late_registration_busts_keep_their_button_order_until_placed() -> None:
         clock=FakeClock(3.0),
         where=dict.fromkeys(["s1"]),
         placings=[],
-        launch=Launch(tuple(SimpleNamespace() for _ in range(3)), 33, ()),  # type: ignore[arg-type]
-        spec=SimpleNamespace(buy_in=11, payouts=payouts),
+        launch=Launch(tuple(SimpleNamespace() for _ in range(3)), 45, ()),  # type: ignore[arg-type]
+        spec=SimpleNamespace(buy_in=15, payouts=payouts),
         _save=lambda: None,
     )
     order = groups.left_of_button(4, (2, 7), ("aa", "zz"), table=1)
     late.record_busts(d, ["aa", "zz"], {"aa": 300, "zz": 300}, order)
     late.close_late(d)
-    prizes = payouts.prizes(33, 3)
+    prizes = payouts.prizes(45, 3)  # (28, 11, 6): floored, the remainder to 1st (R-TOUR-9)
     share = prizes[1] + prizes[2]
     assert [(p.player_id, p.place) for p in d.placings] == [("zz", 2), ("aa", 2)]
-    assert share == 13 and [p.prize for p in d.placings] == [7, 6]
+    assert share == 17 and [p.prize for p in d.placings] == [9, 8]
     assert d.pending == [] and d.pending_order == {}

@@ -110,7 +110,7 @@ def encoded_event(table_id: str, event: TableEvent, now: float) -> str:
     >>> encoded_event("t", e, 5.0) is encoded_event("t", e, 5.001)
     True
     >>> encoded_event("t", e, 5.0)
-    '{"type":"event","table_id":"t","version":3,"epoch":1,"hand_no":0,"players":[],"event":{"type":"sat_in","seat":2},"now":5.0}'
+    '{"type":"event","table_id":"t","version":3,"epoch":1,"hand_no":0,"players":[],"event":{"type":"sat_in","seat":2,"post_now":false},"now":5.0}'
     """
     key = (id(event), table_id)
     hit = _ENCODED.get(key)
