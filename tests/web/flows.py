@@ -64,7 +64,9 @@ def untranslated(page: Any) -> list[str]:
 def english_left(page: Any) -> list[str]:
     """Visible texts that are English strings whose French differs (after switching to FR)."""
     en, fr = dictionary("en"), dictionary("fr")
-    english_only = {en[k] for k in en if en[k] != fr[k]} - set(fr.values())
+    # Card ranks ("J", "Q", "K", "A") are drawn on the card faces as data in every language:
+    # one- or two-letter values are not words to translate.
+    english_only = {en[k] for k in en if en[k] != fr[k] and len(en[k]) > 2} - set(fr.values())
     texts: list[str] = page.evaluate(VISIBLE_TEXT_JS)
     return [t for t in texts if t in english_only]
 
