@@ -131,10 +131,12 @@ def test_a_spin_played_to_the_end_in_the_browser(server: Server, browser_page: P
     assert sng.locator(".tour-levels tbody tr").count() >= 10
     assert "65 % / 35 %" in sng.locator(".tour-payouts").inner_text()
     # no chips yet: refused with a clear message, nothing moved
+    page.evaluate("document.querySelector('#toast').hidden = true")  # the sign-up's toast
     spin.locator("button.primary").click()
-    page.wait_for_selector("#toast:not([hidden])")
-    assert (
-        "chips" in page.inner_text("#toast").lower() or "fund" in page.inner_text("#toast").lower()
+    page.wait_for_function(
+        "(() => { const t = document.querySelector('#toast');"
+        " const s = t.textContent.toLowerCase();"
+        " return !t.hidden && (s.includes('chips') || s.includes('fund')); })()"
     )
     assert _row(page, "spin-10")["entrants"] == 0  # type: ignore[index]
     page.goto(f"{server.base}/#/account")
