@@ -35,7 +35,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from croupier.engine.actions import Action, call, check, fold, raise_to
+from croupier.engine.actions import BET_KINDS, Action, call, check, fold, raise_to
 from croupier.engine.cards import Card
 from croupier.engine.errors import ConfigurationError, InconsistentStateError
 from croupier.engine.game import Game, Structure
@@ -93,7 +93,7 @@ _STRUCTURES: Final = {
     Structure.FIXED_LIMIT: 3,
 }
 _MAX_CHIPS: Final = 2**50
-_KINDS: Final = ("fold", "check", "call", "raise")
+_KINDS: Final = BET_KINDS[:4]  # the C core's decision codes 0..3: fold, check, call, raise
 
 
 def unsupported(game: Game, policy: object) -> str | None:

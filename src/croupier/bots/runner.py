@@ -26,6 +26,7 @@ from croupier.bots.naiko import (
     should_block,
 )
 from croupier.bots.strategies import Decision, Strategy
+from croupier.engine.actions import BET_KINDS
 from croupier.engine.cards import format_cards
 from croupier.engine.naiko import RESPONSE_WINDOW_SECONDS
 from croupier.table.actor import EventStream, TableActor
@@ -54,17 +55,8 @@ def to_command(decision: Decision, command_id: str, player_id: str) -> Command:
         return Draw(command_id, player_id, format_cards(decision.discards))
     if kind in ("show", "muck"):
         return ShowCards(command_id, player_id, kind == "show")
-    if kind in (
-        "fold",
-        "check",
-        "call",
-        "raise",
-        "bring_in",
-        "offer_split",
-        "accept_split",
-        "decline_split",
-    ):
-        return Act(command_id, player_id, kind, decision.amount)  # type: ignore[arg-type]
+    if kind in BET_KINDS:
+        return Act(command_id, player_id, kind, decision.amount)
     raise ValueError(f"unknown decision {kind!r}")
 
 

@@ -7,6 +7,14 @@ Amounts are *raise-to* totals for the current betting round, as in PHH and Poker
 Action(kind=<ActionKind.RAISE: 'raise'>, player=2, amount=12, cards=())
 >>> str(fold(0)), str(raise_to(1, 8)), str(draw(3, parse_cards("2c 7d")))
 ('p1 fold', 'p2 raise to 8', 'p4 draw 2c7d')
+
+The betting decisions by name, as the wire, the table commands and the bots spell them, are
+one vocabulary, :data:`BET_KINDS`; :func:`betting` makes the action from the name:
+
+>>> BET_KINDS[:4]
+('fold', 'check', 'call', 'raise')
+>>> betting("raise", 1, 12), betting("call", 0, 99)
+(Action(kind=<ActionKind.RAISE: 'raise'>, player=1, amount=12, cards=()), Action(kind=<ActionKind.CALL: 'call'>, player=0, amount=0, cards=()))
 """
 
 from __future__ import annotations
@@ -14,14 +22,18 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import Final, Literal, get_args
 
 from croupier.engine.cards import Card, format_cards, parse_cards
 
 __all__ = [
+    "BET_KINDS",
     "Action",
     "ActionKind",
+    "BetKind",
     "LegalActions",
     "accept_split",
+    "betting",
     "bring_in",
     "call",
     "check",
@@ -50,6 +62,19 @@ class ActionKind(StrEnum):
     """32-Card Draw: offer to split the pot after the draw (R-DRAW-5)."""
     ACCEPT_SPLIT = "accept_split"
     DECLINE_SPLIT = "decline_split"
+
+
+BetKind = Literal[
+    "fold", "check", "call", "raise", "bring_in", "offer_split", "accept_split", "decline_split"
+]
+"""A betting decision by name: the ``act`` message of the protocol, the table's ``Act``
+command and the bots' decisions all use these names (the values of :class:`ActionKind`)."""
+
+BET_KINDS: Final[tuple[BetKind, ...]] = get_args(BetKind)
+"""Every :data:`BetKind`, in the order of the type."""
+
+if not {k.value for k in ActionKind} >= set(BET_KINDS):  # pragma: no cover - import-time check
+    raise AssertionError("BetKind names an action the engine does not have")
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,6 +129,16 @@ def accept_split(player: int) -> Action:
 
 def decline_split(player: int) -> Action:
     return Action(ActionKind.DECLINE_SPLIT, player)
+
+
+def betting(kind: str, player: int, amount: int = 0) -> Action:
+    """The betting decision ``kind`` (one of :data:`BET_KINDS`) of ``player``; ``amount`` is
+    the raise-to total of a ``raise`` and is ignored otherwise. An unknown name raises
+    :class:`ValueError`."""
+    if kind not in BET_KINDS:
+        raise ValueError(f"unknown betting action {kind!r}")
+    action_kind = ActionKind(kind)
+    return Action(action_kind, player, amount if action_kind is ActionKind.RAISE else 0)
 
 
 def show(player: int) -> Action:

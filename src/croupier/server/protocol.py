@@ -25,6 +25,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, TypeAdapter, ValidationError
 
+from croupier.engine.actions import BetKind
 from croupier.engine.errors import CodedError
 
 __all__ = [
@@ -160,16 +161,8 @@ class Act(_Command):
     """
 
     type: Literal["act"]
-    action: Literal[
-        "fold",
-        "check",
-        "call",
-        "raise",
-        "bring_in",
-        "offer_split",
-        "accept_split",
-        "decline_split",
-    ]
+    action: BetKind
+    """One of the engine's betting decisions (:data:`croupier.engine.actions.BET_KINDS`)."""
     amount: Amount = 0
     version: Version | None = None
     """The table version the client acted on; a stale one is refused (``stale_version``)."""

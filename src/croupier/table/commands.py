@@ -15,8 +15,8 @@ True
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
 
+from croupier.engine.actions import BetKind
 from croupier.engine.game import Stakes
 
 __all__ = [
@@ -43,9 +43,8 @@ __all__ = [
     "WindowExpired",
 ]
 
-ActKind = Literal[
-    "fold", "check", "call", "raise", "bring_in", "offer_split", "accept_split", "decline_split"
-]
+ActKind = BetKind
+"""The betting decisions by name: the engine's vocabulary (:data:`croupier.engine.actions.BET_KINDS`)."""
 
 
 @dataclass(frozen=True, slots=True)

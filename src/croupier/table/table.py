@@ -841,21 +841,10 @@ class Table:
         if state.actor != pos:
             raise IllegalActionError("not_your_turn", "it is not your turn")
         if isinstance(cmd, Act):
-            makers = {
-                "fold": A.fold,
-                "check": A.check,
-                "call": A.call,
-                "bring_in": A.bring_in,
-                "offer_split": A.offer_split,
-                "accept_split": A.accept_split,
-                "decline_split": A.decline_split,
-            }
-            if cmd.kind == "raise":
-                action = A.raise_to(pos, cmd.amount)
-            elif cmd.kind in makers:
-                action = makers[cmd.kind](pos)
-            else:
-                raise TableError("bad_action", f"unknown action {cmd.kind!r}")
+            try:
+                action = A.betting(cmd.kind, pos, cmd.amount)
+            except ValueError:
+                raise TableError("bad_action", f"unknown action {cmd.kind!r}") from None
         elif isinstance(cmd, Draw):
             action = A.draw(pos, parse_cards(cmd.discards) if cmd.discards else ())
         else:
