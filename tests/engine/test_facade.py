@@ -22,7 +22,7 @@ def test_every_public_name_resolves() -> None:
 
 def test_one_betting_vocabulary() -> None:
     """The wire's ``act``, the table's ``Act`` command and the bots use the engine's names."""
-    assert engine.BET_KINDS == get_args(ActKind)
+    assert get_args(ActKind) == engine.BET_KINDS
     assert get_args(get_type_hints(WireAct)["action"]) == engine.BET_KINDS
     assert {ActionKind(k) for k in engine.BET_KINDS} <= set(ActionKind)
     for kind in engine.BET_KINDS:

@@ -27,7 +27,7 @@ def test_default_tables_cover_the_issue_list() -> None:
     flhe = next(s for s in DEFAULT_TABLES if s.game == "flhe").game_of()
     assert (flhe.small_bet, flhe.big_bet) == (2, 4)
     arcade = next(s for s in DEFAULT_TABLES if s.kind == "arcade")
-    assert arcade.table_id.startswith("arcade-")  # the store routes its levy to house:levy
+    assert arcade.config().rules.rake.kind == "levy"  # its hands' records say levy (R-RAKE-3)
     assert not arcade.config().rules.spectators and arcade.config().seats <= 6
 
 

@@ -107,13 +107,13 @@ def test_buy_in_in_flight_is_not_a_hole(store: Store) -> None:
     assert store.audit().ok, store.audit().discrepancies
 
 
-def _hand(store: Store, table: str, a: int, b: int, rake: int) -> None:
+def _hand(store: Store, table: str, a: int, b: int, rake: int, levy: bool = False) -> None:
     seats = (Seat(0, str(a), stack=200), Seat(1, str(b), stack=200))
     store.journal.append(table, SeatsRecord(seats, "sit"))
     start = HandStartRecord(1, seats, (0, 1), (str(a), str(b)), (200, 200), 0, "c", (), b"")
     store.journal.append(table, start)
     end_seats = (Seat(0, str(a), stack=250 - rake), Seat(1, str(b), stack=150))
-    store.journal.append(table, HandEndRecord(1, end_seats, (250 - rake, 150), rake))
+    store.journal.append(table, HandEndRecord(1, end_seats, (250 - rake, 150), rake, levy=levy))
 
 
 def test_rake_outside_a_hand_is_named(store: Store) -> None:
@@ -123,7 +123,7 @@ def test_rake_outside_a_hand_is_named(store: Store) -> None:
     for t, uid in (("t1", ann), ("t1", bob), ("arcade-1", ann), ("arcade-1", bob)):
         store.bank(t).buy_in(str(uid), 200, f"{t}-{uid}")
     _hand(store, "t1", ann, bob, 5)
-    _hand(store, "arcade-1", ann, bob, 10)
+    _hand(store, "arcade-1", ann, bob, 10, levy=True)
     report = store.audit()
     assert report.ok, report.discrepancies
     assert store.ledger.balance(HOUSE_RAKE) == 5 and store.ledger.balance(HOUSE_LEVY) == 10

@@ -87,12 +87,18 @@ def test_settlement_moves_escrow_with_the_record(store: Store) -> None:
 
 
 def test_arcade_levy_goes_to_the_levy_account(store: Store) -> None:
-    """R-RAKE-3: an arcade table's levy is kept apart from rake."""
-    seats = _seated(store, "arcade-7", {1: 50, 2: 50})
-    store.journal.append("arcade-7", _start(seats))
-    store.journal.append("arcade-7", HandEndRecord(1, seats, (40, 58), 2))
+    """R-RAKE-3: an arcade table's levy is kept apart from rake: the hand's record says it
+    is a levy (the table's house rules), whatever the table is called."""
+    seats = _seated(store, "quick-7", {1: 50, 2: 50})
+    store.journal.append("quick-7", _start(seats))
+    store.journal.append("quick-7", HandEndRecord(1, seats, (40, 58), 2, levy=True))
     assert store.ledger.balance(HOUSE_LEVY) == 2
     assert store.ledger.balance(HOUSE_RAKE) == 0
+    # a table named like the arcade but raking (not a levy) pays house:rake
+    seats = _seated(store, "arcade-8", {1: 50, 2: 50})
+    store.journal.append("arcade-8", _start(seats))
+    store.journal.append("arcade-8", HandEndRecord(1, seats, (40, 57), 3))
+    assert store.ledger.balance(HOUSE_RAKE) == 3 and store.ledger.balance(HOUSE_LEVY) == 2
 
 
 def test_interrupted_hand_is_voided_and_balances_are_as_before(store: Store) -> None:

@@ -200,3 +200,20 @@ def test_inconsistent_state_voids_and_refunds(mode: str) -> None:
         check_journal(h)
 
     run(body)
+
+
+@pytest.mark.parametrize(("rules", "levy"), [("arcade", True), ("room", False)])
+def test_the_hand_record_says_whether_the_cut_is_a_levy(rules: str, levy: bool) -> None:
+    """R-RAKE-3, R-RAKE-1: the table (its house rules), not the table's name, tells the store
+    whether the house's cut of a hand is the arcade levy or the room's rake."""
+
+    async def run() -> list[HandEndRecord]:
+        h = await Harness.create("nlhe", rules=rules, seats=6)
+        for p in ("ann", "bob", "cy"):
+            await h.sit(p)
+        await h.next_hand()
+        await h.finish_hand()
+        return [r for r in h.journal.records(h.table.id) if isinstance(r, HandEndRecord)]
+
+    ends = asyncio.run(run())
+    assert ends and all(r.levy is levy for r in ends)

@@ -38,9 +38,9 @@ from croupier.engine.cards import Card
 from croupier.store.db import Clock, Database, now_ms
 from croupier.store.errors import NotFoundError, StoreError
 from croupier.store.ledger import (
+    HOUSE_LEVY,
     HOUSE_RAKE,
     Ledger,
-    LedgerAccount,
     Transfer,
     cash_out_legs,
     settlement_legs,
@@ -145,8 +145,9 @@ def decode_record(kind: str, body: dict[str, Any]) -> Record:
 class SqlJournal:
     """The table journal on SQLite or PostgreSQL, optionally settling hands in the ledger.
 
-    ``user_of`` maps a table's player id to the account whose escrow holds their chips;
-    ``rake_account`` says where a table's rake (or arcade levy) goes.
+    ``user_of`` maps a table's player id to the account whose escrow holds their chips. A
+    hand's rake goes to ``house:rake``, an arcade levy (the hand's record says which) to
+    ``house:levy``.
     """
 
     def __init__(
@@ -156,13 +157,11 @@ class SqlJournal:
         *,
         ledger: Ledger | None = None,
         user_of: Callable[[str], int] = user_id_of,
-        rake_account: Callable[[str], LedgerAccount] = lambda _table: HOUSE_RAKE,
     ) -> None:
         self._db = db
         self._clock = clock
         self._ledger = ledger
         self._user_of = user_of
-        self._rake_account = rake_account
 
     def append(self, table_id: str, record: Record) -> None:
         """Write ``record`` durably (and settle or void the hand it closes)."""
@@ -289,7 +288,11 @@ class SqlJournal:
                     if i < len(points):
                         pts[uid] = pts.get(uid, 0) + int(points[i])
                 legs = settlement_legs(
-                    table_id, by_user, record.rake, pts, rake_account=self._rake_account(table_id)
+                    table_id,
+                    by_user,
+                    record.rake,
+                    pts,
+                    rake_account=HOUSE_LEVY if record.levy else HOUSE_RAKE,
                 )
                 outcome["moved"] = bool(legs)
                 if legs:

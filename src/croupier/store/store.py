@@ -22,7 +22,7 @@ from croupier.store.bank import LedgerBank
 from croupier.store.boots import ServerBoots
 from croupier.store.db import Clock, Database, default_url
 from croupier.store.journal import SqlJournal
-from croupier.store.ledger import HOUSE_LEVY, HOUSE_RAKE, Ledger, LedgerAccount
+from croupier.store.ledger import Ledger
 from croupier.store.options import SqlOptions
 from croupier.store.protections import SqlProtections
 from croupier.store.shop import SqlShop
@@ -88,22 +88,12 @@ def open_store(
     url: str | None = None,
     *,
     clock: Clock = time.time,
-    arcade_tables: frozenset[str] | None = None,
 ) -> Store:
-    """Connect to ``url`` (default :func:`~croupier.store.db.default_url`), migrate, wire up.
-
-    ``arcade_tables`` names tables whose levy goes to ``house:levy`` rather than
-    ``house:rake`` (a table id starting with ``arcade-`` does too).
-    """
+    """Connect to ``url`` (default :func:`~croupier.store.db.default_url`), migrate, wire up."""
     db = Database.open(url or default_url())
     revision = db.migrate()
     ledger = Ledger(db, clock)
-    arcade = arcade_tables or frozenset()
-
-    def rake_account(table_id: str) -> LedgerAccount:
-        return HOUSE_LEVY if table_id in arcade or table_id.startswith("arcade-") else HOUSE_RAKE
-
-    journal = SqlJournal(db, clock, ledger=ledger, rake_account=rake_account)
+    journal = SqlJournal(db, clock, ledger=ledger)
     return Store(
         db=db,
         clock=clock,

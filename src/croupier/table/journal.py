@@ -146,6 +146,10 @@ class HandEndRecord:
     points: tuple[int, ...] = ()
     """Arcade reward points by position (R-RAKE-3: the levy × 10 shared by contribution);
     the store credits them in the hand's settlement transfer. Empty off the arcade."""
+    levy: bool = False
+    """The house's cut is the arcade points levy (R-RAKE-3), not the room's rake: the table
+    says so (its house rules), the store books it to ``house:levy`` rather than
+    ``house:rake``."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -613,7 +613,12 @@ class Table:
         self.journal.append(
             self.id,
             HandEndRecord(
-                self.hand_no, self._seats_tuple(), result.stacks, result.rake, result.points
+                self.hand_no,
+                self._seats_tuple(),
+                result.stacks,
+                result.rake,
+                result.points,
+                levy=self.config.rules.rake.kind == "levy",
             ),
         )
         self._fault("settled_journaled")
