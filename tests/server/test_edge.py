@@ -178,7 +178,7 @@ def test_origin_token_logout_and_takeover(server: LiveServer) -> None:
         ack = await guest.command({"type": "sit", "table_id": TABLE, "buy_in": 100})
         assert (ack["accepted"], ack["code"]) == (False, "login_required")
         await guest.send({"type": "subscribe", "table_id": "arcade-1-2"})
-        assert (await guest.expect("error"))["code"] == "no_spectators"
+        assert (await guest.expect("error"))["code"] == "spectators_not_allowed"
         await guest.close()
         one = await Client.open(server.ws_url, token)
         two = await Client.open(server.ws_url, token)

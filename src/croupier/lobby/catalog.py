@@ -76,6 +76,18 @@ class TableSpec:
     def private(self) -> bool:
         return self.code is not None
 
+    def admits(self, code: str | None, account_id: int | None) -> bool:
+        """Whether a visitor who is not seated here may reach this table (R-LOBBY-2): a
+        public table admits everyone, a private one its host and whoever gives its code.
+
+        >>> spec = private_spec("p-1", game="nlhe", blinds=(1, 2), code="ABCD2345", host=7)
+        >>> spec.admits("ABCD2345", None), spec.admits(None, 7), spec.admits("WRONG", 8)
+        (True, True, False)
+        """
+        if self.code is None or (account_id is not None and account_id == self.host):
+            return True
+        return code is not None and secrets.compare_digest(code.encode(), self.code.encode())
+
     def game_of(self) -> Game:
         try:
             game = Game.of_stakes(self.game, *self.blinds, rules=profile(self.profile))

@@ -33,6 +33,7 @@ from starlette.websockets import WebSocket
 from croupier.accounts import Accounts, PasswordHashing, ThrottlePolicy
 from croupier.engine.game import GAME_PRESETS
 from croupier.lobby import DEFAULT_TABLES, QuickMatch, TableSpec
+from croupier.lobby.access import ArcadeGate
 from croupier.lobby.arcade import parse_schedule
 from croupier.lobby.catalog import invitation_code
 from croupier.server.abuse import GuessLimiter, PrivateCaps
@@ -85,6 +86,8 @@ class Services:
     casino: CasinoRoom | None = None
     looks: dict[int, dict[str, str]] = field(default_factory=dict)
     """Each account's equipped shop items, as shown at tables (server/arcade.py)."""
+    arcade_gate: ArcadeGate = field(default_factory=ArcadeGate)
+    """The arcade's hours and level (the lobby's rule, from the settings)."""
 
     def now(self) -> float:
         return asyncio.get_running_loop().time()
@@ -109,7 +112,8 @@ def _hashing(settings: Settings) -> PasswordHashing:
 
 
 async def _start(app: Starlette, settings: Settings) -> Services:
-    parse_schedule(settings.arcade_hours)  # a bad CROUPIER_ARCADE_HOURS stops the start
+    # a bad CROUPIER_ARCADE_HOURS stops the start
+    gate = ArcadeGate(parse_schedule(settings.arcade_hours), settings.arcade_min_level)
     store = await asyncio.to_thread(open_store, settings.database_url)
     accounts = Accounts(
         store.users,
@@ -132,6 +136,7 @@ async def _start(app: Starlette, settings: Settings) -> Services:
         store,
         accounts,
         registry,
+        arcade_gate=gate,
         quick=QuickMatch(
             min_level=settings.arcade_min_level, wait_seconds=settings.quick_match_wait_seconds
         ),

@@ -28,7 +28,7 @@ from croupier.accounts.levels import (
     experience_for_level,
 )
 from croupier.lobby import TableSpec
-from croupier.lobby.arcade import is_open, parse_schedule, seconds_to_change
+from croupier.lobby.arcade import is_open, seconds_to_change
 from croupier.store import StoreError
 from croupier.store.shop_catalogue import CATALOGUE, SLOTS
 from croupier.table.events import PlayerSeated, TableEvent
@@ -81,7 +81,7 @@ class EquipRequest(BaseModel):
 
 def arcade_status(sv: Services) -> dict[str, Any]:
     """Whether the arcade is available now, and what it asks."""
-    schedule = parse_schedule(sv.settings.arcade_hours)
+    schedule = sv.arcade_gate.schedule
     now = sv.wall()
     return {
         "open": is_open(schedule, now),

@@ -15,9 +15,9 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from croupier.accounts import Account, AccountError, Guest
 from croupier.lobby import LobbyError, invitation_code, private_spec
+from croupier.lobby.access import seat_refusal, watch_refusal
 from croupier.server import protocol as P
 from croupier.server.arcade import (
-    arcade_status,
     dress,
     look_of,
     push_queue_status,
@@ -358,14 +358,13 @@ class WsSession:
         )
         if seated:
             return None
-        if (
-            live.spec.private
-            and code != live.spec.code
-            and (self.account is None or self.account.id != live.spec.host)
-        ):
-            return "bad_code"
-        if not live.actor.table.config.rules.spectators:
-            return "no_spectators"
+        refused = watch_refusal(
+            live.spec, code=code, account_id=self.account.id if self.account else None
+        )
+        if refused is not None:
+            return refused.code
+        # whether the table admits spectators at all is the table's rule (R-SEAT-2): its
+        # subscribe refuses with ``spectators_not_allowed``
         if self.account is None and not self.sv.settings.guest_spectators:
             return "login_required"
         return None
@@ -513,7 +512,7 @@ class WsSession:
             else:
                 self._ack(msg.id, None, False, "not_queued", "you are not in the quick-match queue")
             return
-        if not arcade_status(self.sv)["open"]:
+        if not self.sv.arcade_gate.is_open(self.sv.wall()):
             self._ack(msg.id, None, False, "arcade_closed", "the arcade is closed now")
             return
         account = self.sv.accounts.account(self.account.id) or self.account
@@ -670,25 +669,25 @@ class WsSession:
         )
 
     def _may_sit(self, live: Any, code: str | None) -> tuple[str, str] | None:
+        """The lobby's refusal to seat this account at ``live`` (lobby/access.py)."""
         assert self.account is not None
-        spec = live.spec
-        if spec.private and code != spec.code and self.account.id != spec.host:
-            return ("bad_code", "this private table needs its invitation code")
-        if spec.profile == "arcade" or live.actor.table.config.rules.name == "arcade":
-            if spec.kind == "arcade" and not arcade_status(self.sv)["open"]:
-                return ("arcade_closed", "the arcade is closed now")
-            return self._arcade_level_refusal()
-        return None
+        refused = seat_refusal(
+            live.spec,
+            arcade_rules=live.actor.table.config.rules.name == "arcade",
+            code=code,
+            account_id=self.account.id,
+            level=self._level(),
+            now=self.sv.wall(),
+            gate=self.sv.arcade_gate,
+        )
+        return None if refused is None else (refused.code, str(refused))
+
+    def _level(self) -> int:
+        """This account's level now (it changes as it plays)."""
+        assert self.account is not None
+        return (self.sv.accounts.account(self.account.id) or self.account).level
 
     def _arcade_level_refusal(self) -> tuple[str, str] | None:
-        """Level 6 or more for every table with arcade rules, private ones included, to sit
-        or to create one (R-SEAT-2; ``settings.arcade_min_level``)."""
-        assert self.account is not None
-        account = self.sv.accounts.account(self.account.id) or self.account
-        need = self.sv.settings.arcade_min_level
-        if account.level < need:
-            return (
-                "level_too_low",
-                f"arcade tables need level {need} (you are level {account.level})",
-            )
-        return None
+        """Hosting a private arcade table asks the arcade's level (R-SEAT-2), not its hours."""
+        refused = self.sv.arcade_gate.refusal(self._level(), self.sv.wall(), hours=False)
+        return None if refused is None else (refused.code, str(refused))

@@ -102,7 +102,7 @@ export class TableView {
 
   onError(m) {
     if (!this.tableId) return false;
-    if (["unknown_table", "bad_code", "no_spectators", "login_required", "not_subscribed"].includes(m.code)) {
+    if (["unknown_table", "bad_code", "spectators_not_allowed", "login_required", "not_subscribed"].includes(m.code)) {
       this.ctx.toast(this.ctx.errorText(m.code));
       return true;
     }
