@@ -9,6 +9,7 @@ import contextlib
 import json
 import logging
 import secrets
+from dataclasses import asdict
 from typing import TYPE_CHECKING, Any
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
@@ -25,13 +26,13 @@ from croupier.server.arcade import (
     wants_look,
 )
 from croupier.server.casino_ws import casino_cleanup, casino_dispatch
-from croupier.server.chattext import clean_chat
 from croupier.server.protocol import CloseCode, ProtocolError, error, parse_client
 from croupier.server.ratelimit import Bucket
 from croupier.server.security import connection_ip
 from croupier.server.wire import encoded_event, event_message, plain, snapshot_message
 from croupier.table import commands as C
 from croupier.table.actor import EventStream
+from croupier.table.chat import CANNED, EMOTES, chat_line
 from croupier.table.events import TableEvent
 from croupier.table.results import TableError
 
@@ -42,8 +43,6 @@ __all__ = ["CANNED", "EMOTES", "WsSession"]
 
 log = logging.getLogger("croupier.server")
 
-CANNED = ("gl", "gg", "nh", "ty", "wp", "hurry", "oops")
-EMOTES = ("smile", "laugh", "cry", "angry", "thumbs_up", "clap", "think")
 HELLO_SECONDS = 10.0
 MAX_PROTOCOL_ERRORS = 20
 FLOOD_REFUSALS = 50
@@ -442,52 +441,18 @@ class WsSession:
         if self.account is None:
             self._ack(msg.id, msg.table_id, False, "login_required", "guests cannot chat")
             return
-        given = [x for x in (msg.text, msg.canned, msg.emote) if x is not None]
-        if len(given) != 1:
-            self._ack(msg.id, msg.table_id, False, "bad_chat", "send one of text, canned, emote")
+        line = chat_line(  # the table's house rules say what may be said (table/chat.py)
+            live.actor.table.config.rules,
+            text=msg.text,
+            canned=msg.canned,
+            emote=msg.emote,
+            max_length=self.sv.settings.chat_max_length,
+        )
+        if isinstance(line, TableError):
+            self._ack(msg.id, msg.table_id, False, line.code, str(line))
             return
-        rules = live.actor.table.config.rules
-        body: dict[str, Any] = {}
-        if msg.text is not None:
-            text = clean_chat(msg.text)
-            if not rules.free_chat:
-                self._ack(
-                    msg.id,
-                    msg.table_id,
-                    False,
-                    "canned_only",
-                    "this table allows only canned messages and emotes",
-                )
-                return
-            if not text:
-                self._ack(
-                    msg.id,
-                    msg.table_id,
-                    False,
-                    "empty_message",
-                    "nothing left to send once invisible and control characters are removed",
-                )
-                return
-            if len(text) > self.sv.settings.chat_max_length:
-                self._ack(
-                    msg.id,
-                    msg.table_id,
-                    False,
-                    "bad_length",
-                    f"1 to {self.sv.settings.chat_max_length} characters",
-                )
-                return
-            body["text"] = text
-        elif msg.canned is not None:
-            if msg.canned not in CANNED:
-                self._ack(msg.id, msg.table_id, False, "unknown_canned", "not a canned message")
-                return
-            body["canned"] = msg.canned
-        else:
-            if msg.emote not in EMOTES:
-                self._ack(msg.id, msg.table_id, False, "unknown_emote", "not an emote")
-                return
-            body["emote"] = msg.emote
+        body: dict[str, Any] = {k: v for k, v in asdict(line).items() if v is not None}
+        if line.emote is not None:
             look = look_of(self.sv, str(self.account.id)) or {}
             body["emote_set"] = look.get("emotes", "basic")
         self.chat_bucket, ok = self.chat_bucket.take(self._now())
