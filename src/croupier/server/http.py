@@ -25,6 +25,7 @@ from croupier.server.registry import redacted_phh
 from croupier.server.seated import seated_tables
 from croupier.server.security import BodyError, connection_ip, connection_is_https, parse_json_body
 from croupier.store import StoreError
+from croupier.table.codec import events_from_dicts
 from croupier.tournament import TournamentError
 
 if TYPE_CHECKING:
@@ -335,8 +336,6 @@ async def hands(request: Request) -> Response:
 
 
 def _events_of(summary: dict[str, Any], viewer: int | None) -> list[Event]:
-    from croupier.server.replay import events_from_dicts
-
     return events_from_dicts(summary["events"], viewer)
 
 

@@ -27,14 +27,11 @@ hand is ever paid twice.
 
 from __future__ import annotations
 
-import dataclasses
-import typing
 from collections.abc import Callable, Sequence
 from typing import Any
 
 import sqlalchemy as sa
 
-from croupier.engine.cards import Card
 from croupier.store.db import Clock, Database, now_ms
 from croupier.store.errors import NotFoundError, StoreError
 from croupier.store.ledger import (
@@ -46,7 +43,8 @@ from croupier.store.ledger import (
     settlement_legs,
 )
 from croupier.store.schema import hands, table_journal
-from croupier.table import journal as table_journal_module
+from croupier.table import codec
+from croupier.table.codec import CodecError
 from croupier.table.journal import (
     HandEndRecord,
     HandStartRecord,
@@ -54,23 +52,8 @@ from croupier.table.journal import (
     Record,
     SeatsRecord,
 )
-from croupier.table.seating import Seat
 
 __all__ = ["SqlJournal", "decode_record", "encode_record", "user_id_of"]
-
-
-def _registry() -> dict[str, type[Any]]:
-    """Every dataclass the journal may hold, by class name (follows the table's module)."""
-    found: dict[str, type[Any]] = {"Seat": Seat}
-    for value in vars(table_journal_module).values():
-        if isinstance(value, type) and dataclasses.is_dataclass(value):
-            found[value.__name__] = value
-    for cls in typing.get_args(Record):
-        found[cls.__name__] = cls
-    return found
-
-
-_TYPES = _registry()
 
 
 def user_id_of(player_id: str) -> int:
@@ -90,56 +73,26 @@ def user_id_of(player_id: str) -> int:
     return value
 
 
-def _encode(value: Any) -> Any:
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        body = {f.name: _encode(getattr(value, f.name)) for f in dataclasses.fields(value)}
-        return {"__type__": type(value).__name__, **body}
-    if isinstance(value, bytes):
-        return {"__bytes__": value.hex()}
-    if isinstance(value, tuple | list):
-        if value and all(isinstance(v, Card) for v in value):
-            return {"__cards__": [int(v) for v in value]}
-        return [_encode(v) for v in value]
-    if value is None or isinstance(value, bool | int | float | str):
-        return value
-    raise StoreError("unknown_record", f"cannot journal a {type(value).__name__}")
-
-
-def _decode(value: Any) -> Any:
-    if isinstance(value, list):
-        return tuple(_decode(v) for v in value)
-    if isinstance(value, dict):
-        if "__bytes__" in value:
-            return bytes.fromhex(value["__bytes__"])
-        if "__cards__" in value:
-            return tuple(Card(n) for n in value["__cards__"])
-        name = value.get("__type__")
-        cls = _TYPES.get(name) if isinstance(name, str) else None
-        if cls is None:
-            raise StoreError("unknown_record", f"unknown journal record type {name!r}")
-        known = {f.name for f in dataclasses.fields(cls)}
-        return cls(**{k: _decode(v) for k, v in value.items() if k in known})
-    return value
-
-
 def encode_record(record: Record) -> tuple[str, dict[str, Any]]:
-    """A record as (type, JSON body).
+    """A record as (stable name, JSON body) by the table's codec (:mod:`croupier.table.codec`).
 
     >>> from croupier.table.journal import HandVoidRecord
     >>> encode_record(HandVoidRecord(3, (), "misdeal"))
-    ('HandVoidRecord', {'__type__': 'HandVoidRecord', 'hand_no': 3, 'seats': [], 'reason': 'misdeal'})
+    ('HandVoidRecord', {'__type__': 'HandVoidRecord', 'hand_no': 3, 'seats': [], 'reason': 'misdeal', '__v__': 1})
     """
-    if type(record).__name__ not in _TYPES:
-        raise StoreError("unknown_record", f"cannot journal {type(record).__name__}")
-    body = _encode(record)
-    assert isinstance(body, dict)
-    return type(record).__name__, body
+    try:
+        return codec.encode_record(record)
+    except CodecError as exc:
+        raise StoreError(exc.code, str(exc)) from None
 
 
 def decode_record(kind: str, body: dict[str, Any]) -> Record:
-    """The inverse of :func:`encode_record`."""
-    record = _decode({**body, "__type__": kind})
-    return record  # type: ignore[no-any-return]
+    """The inverse of :func:`encode_record` (reads every earlier version too)."""
+    try:
+        record: Record = codec.decode_record(kind, body)
+    except CodecError as exc:
+        raise StoreError(exc.code, str(exc)) from None
+    return record
 
 
 class SqlJournal:
