@@ -41,18 +41,61 @@ __all__ = [
 ]
 
 
+_SCALARS = frozenset({str, int, float, bool, type(None)})
+_FIELDS: dict[type, tuple[str | None, tuple[str, ...]]] = {}
+
+
+def _fields_of(cls: type) -> tuple[str | None, tuple[str, ...]]:
+    """A dataclass's stable ``type`` name (if it has one) and field names, once per class."""
+    got = _FIELDS.get(cls)
+    if got is None:
+        kind = getattr(cls, "type", None)
+        got = _FIELDS[cls] = (
+            kind if isinstance(kind, str) else None,
+            tuple(f.name for f in fields(cls)),
+        )
+    return got
+
+
 def plain(value: Any) -> Any:
-    """``value`` as JSON-ready data: cards as text, enums as their value, tuples as lists,
-    dataclasses (a :class:`PotResult`, …) as dicts."""
+    """``value`` as JSON-ready data — the one encoder of events, notices and records that
+    leave the process (:mod:`croupier.table.codec` reads them back): cards as text, enums as
+    their value, tuples as lists, dataclasses as dicts led by their ``type`` when they have
+    one. Runs for every WebSocket frame: exact types are checked first, a dataclass's fields
+    are looked up once per class.
+
+    >>> from croupier.engine.cards import parse_cards
+    >>> plain(HoleDealt(0, (parse_cards("As")[0], None), (False, False)))
+    {'type': 'hole_dealt', 'player': 0, 'cards': ['As', None], 'up': [False, False]}
+    """
+    cls = type(value)
+    if cls in _SCALARS:
+        return value
+    if cls is Card:
+        return str(value)
+    if cls is tuple or cls is list:
+        return [plain(v) for v in value]
+    if cls is dict:
+        return {str(k): plain(v) for k, v in value.items()}
     if isinstance(value, Card):
         return str(value)
     if isinstance(value, Enum):
         return value.value
+    if isinstance(value, bool | int | float | str):
+        return value
     if isinstance(value, tuple | list):
         return [plain(v) for v in value]
+    if isinstance(value, dict):
+        return {str(k): plain(v) for k, v in value.items()}
     if is_dataclass(value) and not isinstance(value, type):
-        return {f.name: plain(getattr(value, f.name)) for f in fields(value)}
-    return value
+        kind, names = _fields_of(cls)
+        out: dict[str, Any] = {}
+        if kind is not None:
+            out["type"] = kind
+        for name in names:
+            out[name] = plain(getattr(value, name))
+        return out
+    return str(value)
 
 
 class Event:
@@ -62,9 +105,7 @@ class Event:
     type: ClassVar[str] = "event"
 
     def to_dict(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"type": self.type}
-        for f in fields(self):  # type: ignore[arg-type]
-            out[f.name] = plain(getattr(self, f.name))
+        out: dict[str, Any] = plain(self)
         return out
 
 

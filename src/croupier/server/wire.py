@@ -9,12 +9,10 @@ the events arrive already redacted for their audience by the table).
 
 from __future__ import annotations
 
-import dataclasses
 import json
-from enum import Enum
 from typing import Any
 
-from croupier.engine.cards import Card
+from croupier.engine.events import plain
 from croupier.table.events import TableEvent, TableSnapshot
 
 __all__ = ["encoded_event", "event_message", "plain", "snapshot_message"]
@@ -23,56 +21,6 @@ _ENCODED: dict[tuple[int, str], tuple[TableEvent, float, str]] = {}
 _ENCODED_KEPT = 1024
 _NOW_TOLERANCE = 0.02
 """Seconds within which an encoded frame's ``now`` is reused (one publication)."""
-
-
-_SCALARS = frozenset({str, int, float, bool, type(None)})
-_FIELDS: dict[type, tuple[str | None, tuple[str, ...]]] = {}
-
-
-def _fields_of(cls: type) -> tuple[str | None, tuple[str, ...]]:
-    """A dataclass's wire ``type`` and field names (looked up once per class)."""
-    got = _FIELDS.get(cls)
-    if got is None:
-        kind = getattr(cls, "type", None)
-        got = _FIELDS[cls] = (
-            kind if isinstance(kind, str) else None,
-            tuple(f.name for f in dataclasses.fields(cls)),
-        )
-    return got
-
-
-def plain(value: Any) -> Any:
-    """A JSON-ready copy of ``value`` (dataclasses with their wire ``type``, cards as text).
-    Runs for every frame: the checks go by exact type first, dataclass fields are looked
-    up once per class."""
-    cls = type(value)
-    if cls in _SCALARS:
-        return value
-    if cls is Card:
-        return str(value)
-    if cls is tuple or cls is list:
-        return [plain(v) for v in value]
-    if cls is dict:
-        return {str(k): plain(v) for k, v in value.items()}
-    if isinstance(value, Card):
-        return str(value)
-    if isinstance(value, Enum):
-        return value.value
-    if isinstance(value, bool | int | float | str):
-        return value
-    if isinstance(value, tuple | list):
-        return [plain(v) for v in value]
-    if isinstance(value, dict):
-        return {str(k): plain(v) for k, v in value.items()}
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        kind, names = _fields_of(cls)
-        out: dict[str, Any] = {}
-        if kind is not None:
-            out["type"] = kind
-        for name in names:
-            out[name] = plain(getattr(value, name))
-        return out
-    return str(value)
 
 
 def event_message(table_id: str, event: TableEvent, now: float | None = None) -> dict[str, Any]:

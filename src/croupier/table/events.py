@@ -22,7 +22,7 @@ from dataclasses import dataclass, fields, replace
 from typing import Any, ClassVar
 
 from croupier.engine.cards import Card
-from croupier.engine.events import Event
+from croupier.engine.events import Event, plain
 from croupier.engine.views import TableView, redact
 from croupier.table.seating import Seat
 
@@ -61,15 +61,8 @@ class Notice:
     type: ClassVar[str] = "notice"
 
     def to_dict(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"type": self.type}
-        for f in fields(self):  # type: ignore[arg-type]
-            value = getattr(self, f.name)
-            out[f.name] = [str(c) for c in value] if _is_cards(value) else value
+        out: dict[str, Any] = plain(self)
         return out
-
-
-def _is_cards(value: Any) -> bool:
-    return isinstance(value, tuple) and bool(value) and isinstance(value[0], Card)
 
 
 @dataclass(frozen=True, slots=True)
