@@ -555,3 +555,32 @@ def test_security_settings_from_the_environment() -> None:
         with pytest.raises(SettingsError) as err:
             Settings.from_env(env)
         assert err.value.code == code
+
+
+def test_session_lifetime_follows_the_settings(tmp_path: Path) -> None:
+    """R-ACC-1, issue 11: ``session_ttl_seconds`` is the session's absolute lifetime (the
+    login cookie's Max-Age says it) and ``session_idle_seconds`` can never exceed it."""
+    from croupier.server.settings import Settings, SettingsError
+
+    settings = fast_settings(
+        f"sqlite:///{tmp_path / 'ttl.sqlite3'}",
+        default_tables=False,
+        session_ttl_seconds=3600,
+        session_idle_seconds=600,
+    )
+    with running(settings) as srv:
+        register_and_login(srv.url, "ttl_ann")
+        r = httpx.post(
+            srv.url + "/api/login",
+            timeout=30,
+            json={"name": "ttl_ann", "password": PASSWORD},
+            headers={"Origin": ORIGIN},
+        )
+        assert r.status_code == 200
+        max_age = int(r.headers["set-cookie"].lower().split("max-age=")[1].split(";")[0])
+        assert 3590 <= max_age <= 3600
+    with pytest.raises(SettingsError):
+        Settings(session_ttl_seconds=600, session_idle_seconds=3600)
+    env = {"CROUPIER_SESSION_TTL_SECONDS": "7200", "CROUPIER_SESSION_IDLE_SECONDS": "900"}
+    s = Settings.from_env(env)
+    assert (s.session_ttl_seconds, s.session_idle_seconds) == (7200, 900)

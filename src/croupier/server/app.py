@@ -31,6 +31,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket
 
 from croupier.accounts import Accounts, PasswordHashing, ThrottlePolicy
+from croupier.accounts.sessions import SessionPolicy
 from croupier.engine.game import GAME_PRESETS
 from croupier.lobby import DEFAULT_TABLES, QuickMatch, TableSpec
 from croupier.lobby.access import ArcadeGate
@@ -118,6 +119,7 @@ async def _start(app: Starlette, settings: Settings) -> Services:
     accounts = Accounts(
         store.users,
         hashing=_hashing(settings),
+        sessions=SessionPolicy(settings.session_idle_seconds, settings.session_ttl_seconds),
         pair_throttle=ThrottlePolicy(settings.login_pair_failures, settings.login_window_seconds),
         account_throttle=ThrottlePolicy(
             settings.login_account_failures, settings.login_account_window_seconds

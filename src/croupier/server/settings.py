@@ -15,9 +15,8 @@ croupier.server.settings.SettingsError: CROUPIER_PORT must be an integer, not 'n
 from __future__ import annotations
 
 import os
-import secrets
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass, fields, replace
 from typing import Any, TypeVar
 
 from croupier.engine.errors import CodedError
@@ -44,7 +43,6 @@ class Settings:
     """
 
     database_url: str = DEFAULT_DATABASE_URL
-    secret_key: str = ""
     allowed_origins: tuple[str, ...] = ()
     host: str = "127.0.0.1"
     port: int = 8000
@@ -57,6 +55,9 @@ class Settings:
     chat_max_length: int = 200
     chat_per_minute: int = 12
     session_ttl_seconds: int = 7 * 24 * 3600
+    """A session ends this long after the login, whatever happens (absolute lifetime)."""
+    session_idle_seconds: int = 2 * 3600
+    """…or after this long without a request or a WebSocket hello (idle lifetime)."""
     bot_delay_seconds: float = 1.0
     between_hands_seconds: float = 3.0
     default_tables: bool = True
@@ -109,7 +110,6 @@ class Settings:
     """Public Texas Hold'em Bonus tables opened at start (``casino-1`` …; docs/bonus.md)."""
     casino_decision_seconds: float = 20.0
     casino_gather_seconds: float = 8.0
-    extra: Mapping[str, str] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         if not 0 < self.port < 65536:
@@ -124,8 +124,11 @@ class Settings:
             raise SettingsError("bad_chat", "chat limits must be positive")
         if self.bot_delay_seconds < 0 or self.between_hands_seconds < 0:
             raise SettingsError("bad_delay", "delays cannot be negative")
-        if self.session_ttl_seconds < 60:
-            raise SettingsError("bad_ttl", "CROUPIER_SESSION_TTL_SECONDS must be >= 60")
+        if not 60 <= self.session_idle_seconds <= self.session_ttl_seconds:
+            raise SettingsError(
+                "bad_ttl",
+                "60 <= CROUPIER_SESSION_IDLE_SECONDS <= CROUPIER_SESSION_TTL_SECONDS is needed",
+            )
         if self.log_format not in ("text", "json"):
             raise SettingsError("bad_log_format", "CROUPIER_LOG_FORMAT must be text or json")
         if self.log_level.upper() not in ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"):
@@ -153,11 +156,6 @@ class Settings:
         _check_networks(self.trusted_proxies)
         if self.testing and self.host not in ("127.0.0.1", "localhost", "::1"):
             raise SettingsError("testing_exposed", "CROUPIER_TESTING is only allowed on loopback")
-
-    @property
-    def secret(self) -> str:
-        """The secret key (a random one per process when none is set)."""
-        return self.secret_key or _PROCESS_SECRET
 
     @property
     def origins(self) -> tuple[str, ...]:
@@ -191,8 +189,6 @@ class Settings:
         env = os.environ if env is None else env
         values: dict[str, Any] = {}
         for f in fields(cls):
-            if f.name == "extra":
-                continue
             key = f"CROUPIER_{f.name.upper()}"
             if key not in env or env[key] == "":
                 continue
@@ -209,9 +205,6 @@ class Settings:
             else:  # origins
                 values[f.name] = tuple(o.strip().rstrip("/") for o in raw.split(",") if o.strip())
         return cls(**values)
-
-
-_PROCESS_SECRET = secrets.token_hex(32)
 
 
 def _secure_word(raw: str) -> str:
