@@ -111,7 +111,7 @@ class TableRig:
             return
         bot = self.rng.choice(self.bots)
         table = self.actor.table
-        seat = table._find(bot.player_id)
+        seat = table.find(bot.player_id)
         if seat is not None and seat.connected:
             table.wake(Disconnect(f"x{self.rng.random()}", bot.player_id))
             back = self.clock.now() + self.rng.uniform(2, 40)

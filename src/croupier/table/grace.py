@@ -21,7 +21,7 @@ from croupier.table.events import Notice
 from croupier.table.seating import Seat
 
 if TYPE_CHECKING:
-    from croupier.table.table import Table
+    from croupier.table.host import SeatHost
 
 __all__ = [
     "GRACE_SECONDS",
@@ -62,33 +62,33 @@ class AwayReport(Notice):
     actions: tuple[AwayAction, ...]
 
 
-def grace_seconds(t: Table) -> float:
+def grace_seconds(t: SeatHost) -> float:
     """The grace at this table: 10 s, never longer than the player's shortest clock."""
     rules = t.config.rules
     return float(min(GRACE_SECONDS, rules.clock_seconds, rules.draw_clock_seconds))
 
 
-def in_grace(t: Table, seat: Seat) -> bool:
+def in_grace(t: SeatHost, seat: Seat) -> bool:
     """Whether ``seat`` is disconnected but still inside its grace (the policy waits)."""
     since = seat.disconnected_at
     return since is not None and t.clock.now() < since + grace_seconds(t)
 
 
-def arm_grace(t: Table, player_id: str, since: float) -> None:
+def arm_grace(t: SeatHost, player_id: str, since: float) -> None:
     """Wake the table when the grace of a drop at ``since`` ends."""
     when = since + grace_seconds(t)
     t.clock.call_at(when, lambda: t.wake(GraceEnded(player_id, since)))
 
 
-def on_grace_ended(t: Table, msg: GraceEnded) -> None:
+def on_grace_ended(t: SeatHost, msg: GraceEnded) -> None:
     """The grace ended: if the player is still away (same drop), the policy may act now."""
-    seat = t._find(msg.player_id)
+    seat = t.find(msg.player_id)
     if seat is None or seat.disconnected_at != msg.since:
         return
-    t._drive()
+    t.drive()
 
 
-def note_auto(t: Table, seat: Seat, action: str, reason: str) -> None:
+def note_auto(t: SeatHost, seat: Seat, action: str, reason: str) -> None:
     """Remember an automatic decision taken for a disconnected player."""
     since = seat.disconnected_at
     if since is None:
@@ -97,11 +97,11 @@ def note_auto(t: Table, seat: Seat, action: str, reason: str) -> None:
     t.away.setdefault(seat.player_id, []).append(AwayAction(action, reason, away, t.hand_no))
 
 
-def report_return(t: Table, seat: Seat, since: float) -> None:
+def report_return(t: SeatHost, seat: Seat, since: float) -> None:
     """The player is back (they had dropped at ``since``): tell them, privately, what was
     decided for them meanwhile (nothing is published when nothing was)."""
     actions = t.away.pop(seat.player_id, [])
     if not actions:
         return
     away = round(max(0.0, t.clock.now() - since), 1)
-    t._publish(AwayReport(seat.seat, seat.player_id, away, tuple(actions)), to=seat.player_id)
+    t.publish(AwayReport(seat.seat, seat.player_id, away, tuple(actions)), to=seat.player_id)

@@ -58,7 +58,8 @@ from croupier.table.results import TableError
 
 if TYPE_CHECKING:
     from croupier.engine.game import Game
-    from croupier.table.table import Table
+    from croupier.table.host import NaikoHost
+    from croupier.table.table import PausedDecision
 
 __all__ = ["NaikoDesk", "naiko_status", "parse_card", "parse_power"]
 
@@ -103,13 +104,13 @@ def naiko_status(nh: NaikoHand) -> NaikoStatus:
 class NaikoDesk:
     """The Naiko side of one table (see the module docstring)."""
 
-    def __init__(self, table: Table) -> None:
+    def __init__(self, table: NaikoHost) -> None:
         self.table = table
         self.hand: NaikoHand | None = None
         self.closes_at: float | None = None
         self._timer: TimerHandle | None = None
         self._token = 0
-        self._paused: tuple[float, float | None, float] | None = None
+        self._paused: PausedDecision | None = None
         """(remaining decision seconds, time-bank start, when the window opened)."""
 
     # -- the hand ---------------------------------------------------------------------------
@@ -179,7 +180,7 @@ class NaikoDesk:
     def announce(self, hand_no: int, seats: tuple[int, ...]) -> None:
         """Publish the carrousel and the Destellos after the deal (R-NAIKO-1, R-NAIKO-2)."""
         assert self.hand is not None
-        self.table._publish(
+        self.table.publish(
             CarrouselShown(
                 hand_no,
                 tuple(p.value for p in self.hand.carrousel),
@@ -215,7 +216,7 @@ class NaikoDesk:
     def _player(self, player_id: str) -> int:
         t = self.table
         seat = t.seat_of(player_id)
-        pos = t._position(seat.seat)
+        pos = t.position(seat.seat)
         if self.hand is None or t.hand is None or pos is None:
             raise TableError("not_in_hand", "powers are used by players in a Naiko hand")
         return pos
@@ -231,7 +232,7 @@ class NaikoDesk:
             return
         target = -1
         if cmd.target_seat is not None:
-            found = self.table._position(cmd.target_seat) if type(cmd.target_seat) is int else None
+            found = self.table.position(cmd.target_seat) if type(cmd.target_seat) is int else None
             if found is None:
                 raise PowerError("invalid_target", f"seat {cmd.target_seat!r} is not in the hand")
             target = found
@@ -241,11 +242,11 @@ class NaikoDesk:
         t = self.table
         self.hand = nh
         t.hand = nh.hand
-        t._publish_engine(events)
+        t.publish_engine(events)
         if nh.window is not None:
             self._open(nh.window.caster, nh.window.target)
         else:
-            t._refresh_turn()
+            t.refresh_turn()
 
     def respond(self, cmd: RespondAncre) -> None:
         """``RespondAncre``: the target blocks (Sceau Protecteur) or passes."""
@@ -265,16 +266,14 @@ class NaikoDesk:
     def _open(self, caster: int, target: int) -> None:
         t = self.table
         assert t.plan is not None
-        now = t.clock.now()
-        remaining = max(0.0, t.deadline - now) if t.deadline is not None else 0.0
-        self._paused = (remaining, t._bank_from, now)
-        t._cancel_decision()
-        self.closes_at = now + RESPONSE_WINDOW_SECONDS
-        self._token = next(t._tokens)
+        self._paused = t.pause_decision()
+        remaining = self._paused.remaining
+        self.closes_at = self._paused.at + RESPONSE_WINDOW_SECONDS
+        self._token = t.next_token()
         token = self._token
         self._timer = t.clock.call_at(self.closes_at, lambda: t.wake(AncreExpired(token)))
         target_seat = t.plan.seats[target]
-        t._publish(
+        t.publish(
             AncreWindowOpened(
                 t.plan.seats[caster],
                 target_seat,
@@ -291,13 +290,11 @@ class NaikoDesk:
         self.hand = nh
         t.hand = nh.hand
         self._cancel_window()
-        t._publish_engine(events)
+        t.publish_engine(events)
         if self._paused is not None:
-            remaining, bank_from, opened = self._paused
+            t.resume_decision(self._paused)
             self._paused = None
-            paused_for = t.clock.now() - opened
-            t._resume = (remaining, None if bank_from is None else bank_from + paused_for)
-        t._drive()
+        t.drive()
 
     def _cancel_window(self) -> None:
         if self._timer is not None:

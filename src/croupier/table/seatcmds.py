@@ -38,7 +38,7 @@ from croupier.table.results import TableError
 from croupier.table.seating import Seat, check_buy_in, choose_seat, label_bot
 
 if TYPE_CHECKING:
-    from croupier.table.table import Table
+    from croupier.table.host import SeatHost
 
 __all__ = [
     "arm_window",
@@ -57,24 +57,24 @@ __all__ = [
 ]
 
 
-def take(t: Table, player_id: str, amount: int, what: str) -> str:
+def take(t: SeatHost, player_id: str, amount: int, what: str) -> str:
     """Take a buy-in or reload from the bank: the intent is journaled first, so a crash
     before the seat map holding the chips is journaled is refunded at recovery."""
-    ref = t._ref(what)
+    ref = t.new_ref(what)
     t.journal.append(t.id, BuyInIntent(ref, player_id, amount))
     if not t.bank.buy_in(player_id, amount, ref):
         t.journal.append(t.id, BuyInAborted(ref, "insufficient_funds"))
         raise TableError("insufficient_funds", f"{player_id} cannot buy in for {amount}")
-    t._fault("bought_in")
+    t.fault("bought_in")
     return ref
 
 
 # -- seating commands -----------------------------------------------------------------
 
 
-def sit_down(t: Table, cmd: SitDown) -> int:
+def sit_down(t: SeatHost, cmd: SitDown) -> int:
     cfg = t.config
-    if t._find(cmd.player_id) is not None:
+    if t.find(cmd.player_id) is not None:
         raise TableError("already_seated", f"{cmd.player_id} already has a seat here")
     if cmd.is_bot and not cfg.bots_allowed:
         raise TableError("bots_not_allowed", "this table does not seat bots")
@@ -93,9 +93,9 @@ def sit_down(t: Table, cmd: SitDown) -> int:
         post_now=cmd.post_big_blind,
         time_bank=float(cfg.rules.time_bank_seconds),
     )
-    t._set(seat)
-    t._journal_seats("sit_down", buy_in=ref)
-    t._publish(
+    t.set_seat(seat)
+    t.journal_seats("sit_down", buy_in=ref)
+    t.publish(
         PlayerSeated(
             number,
             seat.player_id,
@@ -107,67 +107,67 @@ def sit_down(t: Table, cmd: SitDown) -> int:
             time_bank=seat.time_bank,
         )
     )
-    t._schedule_hand()
+    t.schedule_hand()
     return number
 
 
-def sit_out(t: Table, cmd: SitOut) -> None:
+def sit_out(t: SeatHost, cmd: SitOut) -> None:
     seat = t.seat_of(cmd.player_id)
     if seat.sitting_out:
         raise TableError("already_sitting_out", "already sitting out")
-    t._set(replace(seat, sitting_out=True, post_now=False))
-    t._journal_seats("sit_out")
-    t._publish(SatOut(seat.seat, "requested"))
+    t.set_seat(replace(seat, sitting_out=True, post_now=False))
+    t.journal_seats("sit_out")
+    t.publish(SatOut(seat.seat, "requested"))
 
 
-def sit_in(t: Table, cmd: SitIn) -> None:
+def sit_in(t: SeatHost, cmd: SitIn) -> None:
     seat = t.seat_of(cmd.player_id)
     if not seat.sitting_out and seat.owes and cmd.post_blinds is True and not seat.post_now:
         # R-SEAT-3: a player waiting for the big blind chooses to post now instead
-        t._set(replace(seat, post_now=True))
-        t._journal_seats("post_now")
-        t._publish(SeatChanged(t.seats[seat.seat], "post_now"))
-        t._schedule_hand()
+        t.set_seat(replace(seat, post_now=True))
+        t.journal_seats("post_now")
+        t.publish(SeatChanged(t.seats[seat.seat], "post_now"))
+        t.schedule_hand()
         return
     if not seat.sitting_out:
         raise TableError("not_sitting_out", "not sitting out")
     if seat.stack <= 0:
         raise TableError("no_chips", "reload before sitting in (R-SEAT-1)")
-    t._set(replace(seat, sitting_out=False, post_now=cmd.post_blinds))
-    t._journal_seats("sit_in")
-    t._publish(SatIn(seat.seat, post_now=seat.owes and cmd.post_blinds))
-    t._schedule_hand()
+    t.set_seat(replace(seat, sitting_out=False, post_now=cmd.post_blinds))
+    t.journal_seats("sit_in")
+    t.publish(SatIn(seat.seat, post_now=seat.owes and cmd.post_blinds))
+    t.schedule_hand()
 
 
-def leave(t: Table, cmd: Leave) -> str:
+def leave(t: SeatHost, cmd: Leave) -> str:
     seat = t.seat_of(cmd.player_id)
     if seat.leaving:
         raise TableError("already_leaving", "already leaving at the end of the hand")
-    if t._position(seat.seat) is not None:
-        t._set(replace(seat, leaving=True))
-        t._publish(SatOut(seat.seat, "leaving"))
-        t._drive()
+    if t.position(seat.seat) is not None:
+        t.set_seat(replace(seat, leaving=True))
+        t.publish(SatOut(seat.seat, "leaving"))
+        t.drive()
         return "after_hand"
     stand_up(t, seat, "left")
-    t._schedule_hand()
+    t.schedule_hand()
     return "now"
 
 
-def stand_up(t: Table, seat: Seat, reason: str) -> None:
+def stand_up(t: SeatHost, seat: Seat, reason: str) -> None:
     del t.seats[seat.seat]
     cash: tuple[CashOutRecord, ...] = ()
     if seat.stack > 0:
-        cash = (CashOutRecord(t._ref("cash-out"), seat.player_id, seat.stack),)
-    t._journal_seats(reason, cash)
+        cash = (CashOutRecord(t.new_ref("cash-out"), seat.player_id, seat.stack),)
+    t.journal_seats(reason, cash)
     for co in cash:
         t.bank.cash_out(co.player_id, co.amount, co.ref)
         t.journal.append(t.id, CashOutDone(co.ref))
-    t._publish(PlayerLeft(seat.seat, seat.player_id, seat.stack, reason))
+    t.publish(PlayerLeft(seat.seat, seat.player_id, seat.stack, reason))
 
 
-def reload(t: Table, cmd: Reload) -> int:
+def reload(t: SeatHost, cmd: Reload) -> int:
     seat = t.seat_of(cmd.player_id)
-    if t._position(seat.seat) is not None:
+    if t.position(seat.seat) is not None:
         raise TableError("in_hand", "reload between hands")
     if t.config.buy_in_max and seat.stack >= t.config.buy_in_max:
         raise TableError("at_max", "the stack is already at the maximum buy-in")
@@ -176,63 +176,63 @@ def reload(t: Table, cmd: Reload) -> int:
     new = replace(seat, stack=seat.stack + cmd.amount, busted=False)
     if seat.busted:
         new = replace(new, sitting_out=False)
-    t._set(new)
-    t._journal_seats("reload", buy_in=ref)
-    t._publish(SeatChanged(new, "reload"))
+    t.set_seat(new)
+    t.journal_seats("reload", buy_in=ref)
+    t.publish(SeatChanged(new, "reload"))
     if seat.busted:
-        t._publish(SatIn(seat.seat))
-    t._schedule_hand()
+        t.publish(SatIn(seat.seat))
+    t.schedule_hand()
     return new.stack
 
 
 # -- connections ------------------------------------------------------------------------
 
 
-def disconnect(t: Table, cmd: Disconnect) -> float:
+def disconnect(t: SeatHost, cmd: Disconnect) -> float:
     seat = t.seat_of(cmd.player_id)
     if not seat.connected:
         raise TableError("already_disconnected", "already disconnected")
     now = t.clock.now()
-    t._set(replace(seat, disconnected_at=now))
+    t.set_seat(replace(seat, disconnected_at=now))
     rules = t.config.rules
     arm_window(t, seat.player_id, now)
     grace.arm_grace(t, seat.player_id, now)
     until = now + rules.reconnect_seconds
-    t._publish(Disconnected(seat.seat, policy(t, seat.player_id), until))
-    t._drive()
+    t.publish(Disconnected(seat.seat, policy(t, seat.player_id), until))
+    t.drive()
     return until
 
 
-def arm_window(t: Table, player_id: str, since: float) -> None:
+def arm_window(t: SeatHost, player_id: str, since: float) -> None:
     when = since + t.config.rules.reconnect_seconds
     t.clock.call_at(when, lambda: t.wake(WindowExpired(player_id, since)))
 
 
-def reconnect(t: Table, cmd: Reconnect) -> TableSnapshot:
-    seat = t._find(cmd.player_id)
+def reconnect(t: SeatHost, cmd: Reconnect) -> TableSnapshot:
+    seat = t.find(cmd.player_id)
     if seat is None:
         raise TableError("seat_lost", "no seat to return to (the reconnection window has passed)")
     if not seat.connected:
         since = seat.disconnected_at
         assert since is not None
-        t._set(replace(seat, disconnected_at=None))
-        t._publish(Reconnected(seat.seat))
+        t.set_seat(replace(seat, disconnected_at=None))
+        t.publish(Reconnected(seat.seat))
         grace.report_return(t, seat, since)
     return t.snapshot(cmd.player_id)
 
 
-def on_window_expired(t: Table, msg: WindowExpired) -> None:
-    seat = t._find(msg.player_id)
+def on_window_expired(t: SeatHost, msg: WindowExpired) -> None:
+    seat = t.find(msg.player_id)
     if seat is None or seat.disconnected_at != msg.since:
         return
-    if t._position(seat.seat) is not None:
-        t._set(replace(seat, leaving=True))
-        t._drive()
+    if t.position(seat.seat) is not None:
+        t.set_seat(replace(seat, leaving=True))
+        t.drive()
         return
     stand_up(t, seat, "disconnected")
 
 
-def policy(t: Table, player_id: str) -> str:
+def policy(t: SeatHost, player_id: str) -> str:
     """The disconnection policy that applies to ``player_id`` now (R-TIME-2)."""
     rules = t.config.rules
     if (
@@ -243,13 +243,13 @@ def policy(t: Table, player_id: str) -> str:
     return rules.disconnection
 
 
-def protections_used(t: Table, player_id: str) -> int:
+def protections_used(t: SeatHost, player_id: str) -> int:
     """The all-in protections ``player_id`` used in the last 24 hours (R-TIME-2: the
     room's count across every table when the table has the store's quota)."""
     return t.quota.used(player_id)
 
 
-def publish_missed_blinds(t: Table, before: dict[int, Seat], dealt: tuple[int, ...]) -> None:
+def publish_missed_blinds(t: SeatHost, before: dict[int, Seat], dealt: tuple[int, ...]) -> None:
     """At a hand's start, tell everyone which seats not dealt in now owe blinds (R-SEAT-3),
     so a client shows "waiting for the big blind" (the dealt seats' debts are cleared by
     ``hand_began`` itself)."""
@@ -258,4 +258,4 @@ def publish_missed_blinds(t: Table, before: dict[int, Seat], dealt: tuple[int, .
         if number in dealt or old is None:
             continue
         if (old.owes_bb, old.owes_sb) != (seat.owes_bb, seat.owes_sb):
-            t._publish(SeatChanged(seat, "missed_blinds"))
+            t.publish(SeatChanged(seat, "missed_blinds"))

@@ -18,7 +18,7 @@ import random
 import secrets
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from functools import partial
 from typing import Any, Protocol
 
@@ -118,6 +118,15 @@ class _Rng(Protocol):
     def choice(self, seq: list[int], /) -> int: ...
 
     def getrandbits(self, k: int, /) -> int: ...
+
+
+@dataclass(frozen=True, slots=True)
+class PausedDecision:
+    """A decision clock stopped by :meth:`Table.pause_decision`."""
+
+    remaining: float
+    bank_from: float | None
+    at: float
 
 
 class Table:
@@ -222,11 +231,11 @@ class Table:
         table.button = rec.button
         if done.voided is not None:
             stacks = tuple((s.seat, s.stack) for s in done.voided.seats)
-            table._publish(
+            table.publish(
                 HandVoided(done.voided.hand_no, "crash", stacks), hand_no=done.voided.hand_no
             )
         for seat in done.left:
-            table._publish(PlayerLeft(seat.seat, seat.player_id, seat.stack, RESTART_REASON))
+            table.publish(PlayerLeft(seat.seat, seat.player_id, seat.stack, RESTART_REASON))
         table.seats = {
             s.seat: replace(s, disconnected_at=now, leaving=False, post_now=False)
             for s in done.seats
@@ -235,7 +244,7 @@ class Table:
             table.local_quota.load(used.player_id, used.at)
         for s in table.seats.values():
             seatcmds.arm_window(table, s.player_id, now)
-        table._schedule_hand()
+        table.schedule_hand()
         return table
 
     def _restart_ref(self, epoch: int, what: str) -> str:
@@ -312,7 +321,7 @@ class Table:
 
     # -- helpers --------------------------------------------------------------------------
 
-    def _fault(self, point: str) -> None:
+    def fault(self, point: str) -> None:
         if self.faults is not None:
             self.faults(point)
 
@@ -322,32 +331,32 @@ class Table:
                 return seat
         raise TableError("not_seated", f"{player_id} has no seat at this table")
 
-    def _find(self, player_id: str) -> Seat | None:
+    def find(self, player_id: str) -> Seat | None:
         for seat in self.seats.values():
             if seat.player_id == player_id:
                 return seat
         return None
 
-    def _position(self, seat: int) -> int | None:
+    def position(self, seat: int) -> int | None:
         if self.hand is None or self.plan is None or seat not in self.plan.seats:
             return None
         return self.plan.seats.index(seat)
 
     def in_hand(self, seat: int) -> bool:
         """Dealt into the running hand and not folded."""
-        pos = self._position(seat)
+        pos = self.position(seat)
         return pos is not None and self.hand is not None and not self.hand.folded[pos]
 
-    def _set(self, seat: Seat) -> None:
+    def set_seat(self, seat: Seat) -> None:
         self.seats[seat.seat] = seat
 
     def _seats_tuple(self) -> tuple[Seat, ...]:
         return tuple(self.seats[s] for s in sorted(self.seats))
 
-    def _ref(self, what: str) -> str:
+    def new_ref(self, what: str) -> str:
         return f"{self.id}:{self.epoch}:{what}:{next(self._refs)}:{secrets.token_hex(4)}"
 
-    def _journal_seats(
+    def journal_seats(
         self, reason: str, cash_outs: tuple[CashOutRecord, ...] = (), *, buy_in: str = ""
     ) -> None:
         self.journal.append(self.id, SeatsRecord(self._seats_tuple(), reason, cash_outs, buy_in))
@@ -366,7 +375,7 @@ class Table:
     def history(self) -> Sequence[TableEvent]:
         return self.log.history
 
-    def _publish(
+    def publish(
         self,
         data: Event | Notice,
         *,
@@ -393,7 +402,7 @@ class Table:
             self._start_timer = None
             self._start_token = next(self._tokens)
         if not self.held:
-            self._schedule_hand()
+            self.schedule_hand()
 
     def _use_power(self, cmd: UsePower | RespondAncre) -> None:
         if self.naiko is None:
@@ -403,10 +412,10 @@ class Table:
         else:
             self.naiko.respond(cmd)
 
-    def _publish_engine(self, events: Iterable[Event]) -> None:
+    def publish_engine(self, events: Iterable[Event]) -> None:
         players = self.hand_record.players if self.hand_record is not None else ()
         for e in events:
-            self._publish(e, players=players)
+            self.publish(e, players=players)
 
     def subscribe(
         self,
@@ -425,7 +434,7 @@ class Table:
         nobody (``None``) or by a player not seated here is refused with
         ``spectators_not_allowed``. ``internal``: an in-process observer of the table
         (the hand archive, tests), not a spectator; it sees what a spectator would."""
-        spectator = player_id is None or self._find(player_id) is None
+        spectator = player_id is None or self.find(player_id) is None
         if spectator and not internal and not self.config.rules.spectators:
             raise TableError("spectators_not_allowed", "this table allows no spectators (R-SEAT-2)")
         return self.log.add(player_id, callback), self.catch_up(player_id, since, epoch)
@@ -472,7 +481,7 @@ class Table:
 
     # -- the hand loop --------------------------------------------------------------------
 
-    def _schedule_hand(self) -> None:
+    def schedule_hand(self) -> None:
         if self.hand is not None or self._start_timer is not None or self.held:
             return
         if sum(1 for s in self.seats.values() if dealable(s, self.config.rules.button)) < 2:
@@ -533,7 +542,7 @@ class Table:
         self.journal.append(self.id, record)
         self.hand_record = record
         self.plan = plan
-        self._fault("hand_journaled")
+        self.fault("hand_journaled")
         try:
             if self.naiko is not None:
                 state, events = self.naiko.start(
@@ -553,7 +562,7 @@ class Table:
             self._void(f"misdeal: {exc}")
             return
         self.hand = state
-        self._publish(
+        self.publish(
             HandBegan(
                 self.hand_no,
                 plan.button,
@@ -594,12 +603,12 @@ class Table:
             self.naiko.sync(state)
         self._resume = None
         self._step += 1
-        self._fault("engine_applied")
+        self.fault("engine_applied")
         if state.is_over:
             self._settle(state, events)
             return
-        self._publish_engine(events)
-        self._drive()
+        self.publish_engine(events)
+        self.drive()
 
     def _settle(self, state: HandState, events: list[Event]) -> None:
         assert self.plan is not None and state.result is not None
@@ -609,7 +618,7 @@ class Table:
             seat = replace(self.seats[s], stack=result.stacks[pos])
             if destellos is not None:
                 seat = replace(seat, destellos=destellos[pos])
-            self._set(seat)
+            self.set_seat(seat)
         self.journal.append(
             self.id,
             HandEndRecord(
@@ -621,12 +630,12 @@ class Table:
                 levy=self.config.rules.rake.kind == "levy",
             ),
         )
-        self._fault("settled_journaled")
+        self.fault("settled_journaled")
         self.rake_total += result.rake
-        self._publish_engine(events)
+        self.publish_engine(events)
         stacks = tuple((s, result.stacks[pos]) for pos, s in enumerate(self.plan.seats))
-        self._publish(HandSettled(self.hand_no, stacks, result.rake))
-        self._fault("settled_published")
+        self.publish(HandSettled(self.hand_no, stacks, result.rake))
+        self.fault("settled_published")
         self._end_hand()
         self.last_hand = state
 
@@ -637,7 +646,7 @@ class Table:
         self.journal.append(self.id, HandVoidRecord(self.hand_no, self._seats_tuple(), reason))
         self.last_hand = None
         stacks = tuple((s, self.seats[s].stack) for s in self.plan.seats if s in self.seats)
-        self._publish(HandVoided(self.hand_no, reason, stacks))
+        self.publish(HandVoided(self.hand_no, reason, stacks))
         self._end_hand()
 
     def _end_hand(self) -> None:
@@ -657,13 +666,13 @@ class Table:
             if seat.leaving:
                 seatcmds.stand_up(self, seat, "left" if seat.connected else "disconnected")
             elif seat.stack == 0 and not seat.busted:
-                self._set(replace(seat, busted=True, sitting_out=True))
-                self._publish(SatOut(s, "busted"))
+                self.set_seat(replace(seat, busted=True, sitting_out=True))
+                self.publish(SatOut(s, "busted"))
                 high = cfg.buy_in_max or 0
-                self._publish(
+                self.publish(
                     ReloadOffered(s, seat.player_id, cfg.min_buy_in, high), to=seat.player_id
                 )
-        self._schedule_hand()
+        self.schedule_hand()
 
     # -- decisions --------------------------------------------------------------------------
 
@@ -675,7 +684,27 @@ class Table:
         self.deadline = None
         self._bank_from = None
 
-    def _drive(self) -> None:
+    def pause_decision(self) -> PausedDecision:
+        """Stop the clock of the player to act (a Naiko response window opens): what was
+        left of their time and time bank, and when it stopped."""
+        now = self.clock.now()
+        remaining = max(0.0, self.deadline - now) if self.deadline is not None else 0.0
+        paused = PausedDecision(remaining, self._bank_from, now)
+        self._cancel_decision()
+        return paused
+
+    def resume_decision(self, paused: PausedDecision) -> None:
+        """The next :meth:`drive` restarts the clock ``paused`` stopped, with the time that
+        was left (a time bank running then is moved by the pause)."""
+        paused_for = self.clock.now() - paused.at
+        bank_from = paused.bank_from
+        self._resume = (paused.remaining, None if bank_from is None else bank_from + paused_for)
+
+    def next_token(self) -> int:
+        """A fresh token for a timer (a stale timer's token no longer matches)."""
+        return next(self._tokens)
+
+    def drive(self) -> None:
         """Let automatic decisions happen (disconnected or leaving players), then start the
         clock for the player to act."""
         state = self.hand
@@ -740,7 +769,7 @@ class Table:
         # the view (with the legal actions) is redacted away for all but the actor
         state = self.hand
         assert state is not None and self.deadline is not None
-        self._publish(
+        self.publish(
             Turn(
                 seat.seat,
                 seat.player_id,
@@ -753,7 +782,7 @@ class Table:
             )
         )
 
-    def _refresh_turn(self) -> None:
+    def refresh_turn(self) -> None:
         """Publish the actor's turn again, same deadline (a power changed their view)."""
         state = self.hand
         if state is None or self.plan is None or state.actor < 0 or self.deadline is None:
@@ -775,8 +804,8 @@ class Table:
         pos = state.actor
         seat = self.seats[self.plan.seats[pos]]
         if self._bank_from is not None:
-            self._set(replace(seat, time_bank=0.0))
-            self._publish(SeatChanged(self.seats[seat.seat], "time_bank"))
+            self.set_seat(replace(seat, time_bank=0.0))
+            self.publish(SeatChanged(self.seats[seat.seat], "time_bank"))
         self._auto(pos, "timeout", protect_ok=False)
 
     def _auto(self, pos: int, reason: str, *, protect_ok: bool, fold_free: bool = False) -> None:
@@ -792,23 +821,23 @@ class Table:
             count = self.quota.take(seat.player_id, self.id, limit)
             if count is not None:
                 self.journal.append(self.id, ProtectionUsed(seat.player_id, self.clock.now()))
-                self._publish(Protected(seat.seat, count))
+                self.publish(Protected(seat.seat, count))
                 grace.note_auto(self, seat, "protected", reason)
                 self._engine(lambda: protect(state, pos))
                 return
         base, action = automatic_action(state, pos, timeout=reason == "timeout")
         if fold_free and action.kind is A.ActionKind.CHECK and state.phase is Phase.BETTING:
-            self._publish(TimedOut(seat.seat, "fold", reason))
+            self.publish(TimedOut(seat.seat, "fold", reason))
             self._engine(lambda: fold_out(state, pos))
             return
         kind = "stand_pat" if action.kind is A.ActionKind.DRAW else action.kind.value
-        self._publish(TimedOut(seat.seat, kind, reason))
+        self.publish(TimedOut(seat.seat, kind, reason))
         grace.note_auto(self, seat, kind, reason)
         self._engine(lambda: self._apply(base, action))
 
     def _use_time_bank(self, cmd: UseTimeBank) -> float:
         seat = self.seat_of(cmd.player_id)
-        pos = self._position(seat.seat)
+        pos = self.position(seat.seat)
         state = self.hand
         if state is None or pos is None or state.actor != pos or self.deadline is None:
             raise TableError("not_your_turn", "the time bank is used on your turn")
@@ -819,7 +848,7 @@ class Table:
         self._bank_from = self.deadline
         self.deadline += seat.time_bank
         self._arm_decision()
-        self._publish(TimeBankUsed(seat.seat, self.deadline))
+        self.publish(TimeBankUsed(seat.seat, self.deadline))
         return self.deadline
 
     def _show_uncontested(self, cmd: ShowCards) -> None:
@@ -832,7 +861,7 @@ class Table:
             raise TableError("bad_action", "an uncontested winner's cards stay hidden unless shown")
         new, events = show_uncontested(last, record.players.index(seat.player_id))
         self.last_hand = new
-        self._publish_engine(events)
+        self.publish_engine(events)
 
     def _act(self, cmd: Act | Draw | ShowCards) -> None:
         seat = self.seat_of(cmd.player_id)
@@ -840,7 +869,7 @@ class Table:
         if state is None and isinstance(cmd, ShowCards):
             self._show_uncontested(cmd)
             return
-        pos = self._position(seat.seat)
+        pos = self.position(seat.seat)
         if state is None or pos is None:
             raise TableError("not_in_hand", "you are not in a hand")
         if state.actor != pos:
@@ -861,10 +890,10 @@ class Table:
             return
         if self._bank_from is not None:
             used = max(0.0, self.clock.now() - self._bank_from)
-            self._set(replace(seat, time_bank=max(0.0, seat.time_bank - used)))
-            self._publish(SeatChanged(self.seats[seat.seat], "time_bank"))  # the bank left
+            self.set_seat(replace(seat, time_bank=max(0.0, seat.time_bank - used)))
+            self.publish(SeatChanged(self.seats[seat.seat], "time_bank"))  # the bank left
         self._cancel_decision()
-        self._fault("before_apply")
+        self.fault("before_apply")
         self._after_engine(new, events)
 
 
