@@ -48,12 +48,17 @@ class Subscription:
     """A subscriber: ``player_id`` (``None``: spectator) gets each event redacted for them
     through ``callback``."""
 
-    __slots__ = ("callback", "closed", "player_id")
+    __slots__ = ("callback", "closed", "player_id", "raw")
 
-    def __init__(self, player_id: str | None, callback: Callable[[TableEvent], Any]) -> None:
+    def __init__(
+        self, player_id: str | None, callback: Callable[[TableEvent], Any], *, raw: bool = False
+    ) -> None:
         self.player_id = player_id
         self.callback = callback
         self.closed = False
+        self.raw = raw
+        """An in-process recorder of the table's own record: every event unredacted
+        (:class:`~croupier.table.recorder.HandRecorder`; never a client)."""
 
     def deliver(self, event: TableEvent) -> None:
         if not self.closed:
@@ -139,6 +144,9 @@ class EventLog:
         shared: dict[Hashable, TableEvent] = {}
         to = event.to
         for sub in list(self.subscribers):
+            if sub.raw:
+                sub.deliver(event)
+                continue
             pid = sub.player_id
             if to is not None and to != pid:
                 continue
@@ -159,8 +167,10 @@ class EventLog:
             except Exception:  # a subscriber's failure must not lose the others' events
                 log.exception("delivering %s v%s failed", event.type, event.version)
 
-    def add(self, player_id: str | None, callback: Callable[[TableEvent], Any]) -> Subscription:
-        sub = Subscription(player_id, callback)
+    def add(
+        self, player_id: str | None, callback: Callable[[TableEvent], Any], *, raw: bool = False
+    ) -> Subscription:
+        sub = Subscription(player_id, callback, raw=raw)
         self.subscribers.append(sub)
         return sub
 
