@@ -14,7 +14,7 @@ from croupier.engine.actions import call, check, raise_to
 from croupier.engine.cards import parse_cards
 from croupier.engine.game import Game
 from croupier.engine.state import apply, auto_showdown_action, legal_actions, start_hand
-from croupier.server.http import hand_json
+from croupier.history.download import hand_json
 from tests.web.conftest import Page, Server
 from tests.web.flows import exchange, ready, sign_up, state, untranslated
 

@@ -4,7 +4,6 @@ the lobby list and hand-history downloads (PHH and PokerStars text)."""
 from __future__ import annotations
 
 import asyncio
-from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
@@ -14,18 +13,14 @@ from starlette.routing import Route
 
 from croupier.accounts import Account, AccountError, ThrottledError
 from croupier.accounts.sessions import token_hash
-from croupier.engine.events import Event
-from croupier.engine.game import Game
-from croupier.history.pokerstars import PokerStarsError, PokerStarsInfo, to_pokerstars
+from croupier.history.download import DownloadError, render
 from croupier.server.arcade import arcade_routes, next_level_experience
 from croupier.server.handrows import hand_row
 from croupier.server.options import options_routes
 from croupier.server.protocol import CloseCode
-from croupier.server.registry import redacted_phh
 from croupier.server.seated import seated_tables
 from croupier.server.security import BodyError, connection_ip, connection_is_https, parse_json_body
 from croupier.store import StoreError
-from croupier.table.codec import events_from_dicts
 from croupier.tournament import TournamentError
 
 if TYPE_CHECKING:
@@ -335,84 +330,39 @@ async def hands(request: Request) -> Response:
     return JSONResponse([hand_row(h, account.id, sv.registry) for h in found])
 
 
-def _events_of(summary: dict[str, Any], viewer: int | None) -> list[Event]:
-    return events_from_dicts(summary["events"], viewer)
-
-
-def hand_json(
-    table_id: str, hand_id: str, game: str, summary: dict[str, Any], viewer: int
-) -> dict[str, Any]:
-    """The replayer's record of one archived hand for the player at engine position
-    ``viewer``: the engine events redacted for them (their own cards and the cards shown,
-    nothing else: R-FAIR-1), the display names, seats and button, and each player's net.
-
-    >>> row = {"type": "hole_dealt", "player": 0, "cards": ["As", "Kd"], "up": [False, False]}
-    >>> other = {**row, "player": 1, "cards": ["7c", "2d"]}
-    >>> summary = {"events": [row, other], "names": ["ann", "BOT 1"], "seats": [0, 3],
-    ...            "button": 3, "players": ["15", "4"], "net": [0, 0]}
-    >>> [e["cards"] for e in hand_json("t", "1", "nlhe 1/2 room", summary, 0)["events"]]
-    [['As', 'Kd'], [None, None]]
-    """
-    return {
-        "table_id": table_id,
-        "hand_id": hand_id,
-        "game": game,
-        "table_name": summary.get("table_name", table_id),
-        "max_seats": int(summary.get("max_seats", 9)),
-        "button": summary.get("button"),
-        "seats": list(summary["seats"]),
-        "names": list(summary["names"]),
-        "you": viewer,
-        "net": list(summary.get("net", [])),
-        "events": [e.to_dict() for e in _events_of(summary, viewer)],
-    }
-
-
 async def hand_download(request: Request) -> Response:
+    """``GET /api/hands/{table}/{hand}.{phh,txt,json}``: the rules of downloads are the
+    history's (:mod:`croupier.history.download`); this only reads and answers."""
     sv = _sv(request)
     account = await _account(request, sv)
     if isinstance(account, Response):
         return account
     table_id = request.path_params["table_id"]
     hand_id, _, fmt = request.path_params["hand"].rpartition(".")
-    if fmt not in ("phh", "txt", "json"):
-        return fail(404, "bad_format", "download .phh, .txt or .json")
     try:
         hand = sv.store.archive.get(table_id, hand_id)
     except StoreError:
         return fail(404, "not_found", "no such hand")
-    mine = [p for p in hand.players if p.user_id == account.id]
-    if not mine:
-        return fail(404, "not_found", "no such hand")  # not telling whether it exists
-    summary = dict(hand.summary)
-    pos = summary["players"].index(str(account.id))
-    name = f"{table_id}-{hand_id}.{fmt}"
-    headers = {"Content-Disposition": f'attachment; filename="{name}"'}
-    if fmt == "json":
-        return JSONResponse(hand_json(table_id, hand_id, hand.game, summary, pos))
-    if fmt == "phh":
-        if not hand.phh:
-            return fail(404, "unsupported", "no PHH record for this game")
-        return PlainTextResponse(redacted_phh(hand.phh, pos), headers=headers)
     live = sv.registry.tables.get(table_id)
-    spec_game: Game | None = live.actor.table.config.game if live is not None else None
-    if spec_game is None:
-        return fail(404, "table_gone", "the table of this hand is closed")
-    events = _events_of(summary, pos)
-    info = PokerStarsInfo(
-        # unique across the room (the archive's number), with the real time of the hand
-        hand_id=hand.number or (int(hand_id) if hand_id.isdigit() else 0),
-        players=tuple(summary["names"]),
-        seats=tuple(summary["seats"]),
-        table=summary.get("table_name", table_id),
-        max_seats=int(summary.get("max_seats", 9)),
-        started=datetime.fromtimestamp(hand.ended_ms / 1000, UTC),
-    )
     try:
-        text = to_pokerstars(spec_game, events, info)
-    except PokerStarsError as exc:
+        done = render(
+            fmt,
+            table_id=table_id,
+            hand_id=hand_id,
+            number=hand.number,
+            ended_ms=hand.ended_ms,
+            label=hand.game,
+            phh=hand.phh,
+            summary=dict(hand.summary),
+            account_id=account.id,
+            game=live.actor.table.config.game if live is not None else None,
+        )
+    except DownloadError as exc:
         return fail(404, exc.code, str(exc))
-    return PlainTextResponse(text, headers=headers)
+    if fmt == "json":
+        return Response(done.body, media_type=done.media_type)
+    headers = {"Content-Disposition": f'attachment; filename="{done.filename}"'}
+    return PlainTextResponse(done.body, headers=headers)
 
 
 def routes() -> list[Route]:

@@ -32,7 +32,7 @@ from croupier.table import AsyncioClock, Clock, TableActor, TableEvent
 from croupier.table.events import HandBegan, HandSettled, Turn
 from croupier.table.restart import close_table
 
-__all__ = ["LiveTable", "TableRegistry", "hand_events", "redacted_phh"]
+__all__ = ["LiveTable", "TableRegistry", "hand_events"]
 
 log = logging.getLogger("croupier.server")
 
@@ -105,15 +105,6 @@ def hand_events(actor: TableActor, hand_no: int) -> tuple[HandBegan | None, list
         elif isinstance(e.data, Event):
             events.append(e.data)
     return began, events
-
-
-def redacted_phh(phh_text: str, viewer_position: int | None) -> str:
-    """The archived PHH record as the player at ``viewer_position`` may see it: cards never
-    shown to them are ``??`` (:func:`croupier.history.redact.redact_phh`)."""
-    from croupier.history.phh import load_phh
-    from croupier.history.redact import redact_phh
-
-    return dump_phh(redact_phh(load_phh(phh_text), viewer_position))
 
 
 def _soon(loop: asyncio.AbstractEventLoop, fn: Callable[..., Any], *args: Any) -> None:
