@@ -162,7 +162,9 @@ async def _start(app: Starlette, settings: Settings) -> Services:
         clock=AsyncioClock(),
         testing=settings.testing,
         on_table=lambda table_id, actor: _tournament_table(services, table_id, actor),
-        store=tournament_store(store),
+        # a tournament hand's archive row is written with the director's state (one
+        # transaction, R-CRASH-1 revised)
+        store=tournament_store(store, hands=registry.tournament_hand),
     )
     # R-CRASH-1: registrations stand, running tournaments resume from their journal
     await services.tournaments.restore()

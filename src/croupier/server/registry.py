@@ -343,16 +343,43 @@ class TableRegistry:
         elif isinstance(data, HandSettled):
             live.hands += 1
             self.hands_settled += 1
-            self._archive(live, data.hand_no)
+            # a tournament hand's row is written with its director's state, in the same
+            # transaction (tournament_hand, R-CRASH-1 revised); here only the experience
+            self._archive(live, data.hand_no, row=live.spec.kind != "tournament")
         elif data.type == "hand_voided":
             self.hands_voided += 1
 
-    def _archive(self, live: LiveTable, hand_no: int) -> None:
-        """Archive one settled hand (PHH + events) and credit experience: the hand's
-        record is taken from the table's history here, on the loop; the PHH export and
-        the writes run on the archive thread, off the loop."""
+    def tournament_hand(self, table_id: str, hand_no: int) -> ArchivedHand | None:
+        """The archive row of a settled hand of an attached tournament table, built here
+        on the loop; the tournament's journal writes it in the same transaction as its
+        director's state (``TournamentStore.hands``). ``None``: not served, or no such
+        hand in the table's history."""
+        live = self.tables.get(table_id)
+        if live is None:
+            return None
+        began, events = hand_events(live.actor, hand_no)
+        ended = next((e for e in events if isinstance(e, HandEnded)), None)
+        if began is None or ended is None:
+            return None
+        shown_names = live.names.pop(hand_no, None)
+        for old in [n for n in live.names if n < hand_no]:
+            del live.names[old]
+        table = live.actor.table
         try:
-            job = self._archive_job(live, hand_no)
+            return self._hand_row(
+                live.spec, table.config.game, hand_no, began, events, ended, shown_names,
+                table.config.seats,
+            )  # fmt: skip
+        except Exception:  # a hand that cannot be archived must not stop the journal
+            log.exception("archiving %s #%s failed", table_id, hand_no)
+            return None
+
+    def _archive(self, live: LiveTable, hand_no: int, *, row: bool = True) -> None:
+        """Archive one settled hand (PHH + events; not with ``row`` false) and credit
+        experience: the hand's record is taken from the table's history here, on the
+        loop; the PHH export and the writes run on the archive thread, off the loop."""
+        try:
+            job = self._archive_job(live, hand_no, row=row)
         except Exception:  # never let archiving take a table down
             log.exception("archiving %s #%s failed", live.table_id, hand_no)
             return
@@ -388,21 +415,24 @@ class TableRegistry:
         except Exception:
             log.exception("archiving %s #%s failed", table_id, hand_no)
 
-    def _archive_job(self, live: LiveTable, hand_no: int) -> Callable[[], None] | None:
+    def _archive_job(
+        self, live: LiveTable, hand_no: int, *, row: bool = True
+    ) -> Callable[[], None] | None:
         began, events = hand_events(live.actor, hand_no)
         ended = next((e for e in events if isinstance(e, HandEnded)), None)
         if began is None or ended is None:
             return None
         live.pots.append(sum(p.amount for p in ended.pots))
         game = live.actor.table.config.game
-        shown_names = live.names.pop(hand_no, None)
-        for old in [n for n in live.names if n < hand_no]:
-            del live.names[old]
+        shown_names = live.names.pop(hand_no, None) if row else None
+        if row:
+            for old in [n for n in live.names if n < hand_no]:
+                del live.names[old]
         bots = {b.player_id for b in live.bots}
         spec = live.spec
         max_seats = live.actor.table.config.seats
         return lambda: self._archive_hand(
-            spec, game, hand_no, began, events, ended, shown_names, bots, max_seats
+            spec, game, hand_no, began, events, ended, shown_names, bots, max_seats, row=row
         )
 
     def _archive_hand(
@@ -416,7 +446,38 @@ class TableRegistry:
         shown_names: tuple[str, ...] | None,
         bots: set[str],
         max_seats: int,
+        *,
+        row: bool = True,
     ) -> None:
+        if row:
+            self.store.archive.add(
+                self._hand_row(spec, game, hand_no, began, events, ended, shown_names, max_seats)
+            )
+        humans = {
+            int(pid): net > 0
+            for pid, net in zip(began.players, ended.net, strict=True)
+            if pid not in bots
+        }
+        if humans:
+            updated = self.accounts.record_hand(humans)
+            if self.on_level_up is not None:
+                for uid, account in updated.items():
+                    before = level_for(account.experience - hand_experience(won=humans[uid]))
+                    if account.level > before:
+                        self.on_level_up(uid, before, account.level)
+
+    def _hand_row(
+        self,
+        spec: TableSpec,
+        game: Any,
+        hand_no: int,
+        began: HandBegan,
+        events: list[Event],
+        ended: HandEnded,
+        shown_names: tuple[str, ...] | None,
+        max_seats: int,
+    ) -> ArchivedHand:
+        """The archive row (PHH text, JSON summary, each account's net) of a settled hand."""
         names = (
             list(shown_names)
             if shown_names is not None and len(shown_names) == len(began.players)
@@ -442,29 +503,15 @@ class TableRegistry:
             HandPlayer(int(pid), seat, net)
             for pid, seat, net in zip(began.players, began.seats, ended.net, strict=True)
         )
-        self.store.archive.add(
-            ArchivedHand(
-                spec.table_id,
-                str(hand_no),
-                round(self.wall() * 1000),
-                f"{spec.game} {spec.blinds[0]}/{spec.blinds[1]} {spec.profile}",
-                phh,
-                summary,
-                players,
-            )
+        return ArchivedHand(
+            spec.table_id,
+            str(hand_no),
+            round(self.wall() * 1000),
+            f"{spec.game} {spec.blinds[0]}/{spec.blinds[1]} {spec.profile}",
+            phh,
+            summary,
+            players,
         )
-        humans = {
-            int(pid): net > 0
-            for pid, net in zip(began.players, ended.net, strict=True)
-            if pid not in bots
-        }
-        if humans:
-            updated = self.accounts.record_hand(humans)
-            if self.on_level_up is not None:
-                for uid, account in updated.items():
-                    before = level_for(account.experience - hand_experience(won=humans[uid]))
-                    if account.level > before:
-                        self.on_level_up(uid, before, account.level)
 
     def _account_name(self, player_id: str) -> str:
         record = self.store.users.user(int(player_id)) if player_id.isdigit() else None

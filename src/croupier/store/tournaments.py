@@ -21,12 +21,13 @@ This module only reads and writes rows; what they mean is the tournament layer's
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import sqlalchemy as sa
 
+from croupier.store.archive import ArchivedHand, HandArchive
 from croupier.store.db import Clock, Database, now_ms
 from croupier.store.schema import tournament_entries, tournaments
 
@@ -63,11 +64,13 @@ class EventRow:
 
 
 class TournamentJournal:
-    """Rows of ``tournaments`` and ``tournament_entries``; each call is one transaction."""
+    """Rows of ``tournaments`` and ``tournament_entries``; each call is one transaction.
+    ``archive`` is where :meth:`save_state` writes the hands a state depends on."""
 
-    def __init__(self, db: Database, *, clock: Clock) -> None:
+    def __init__(self, db: Database, *, clock: Clock, archive: HandArchive | None = None) -> None:
         self.db = db
         self.clock = clock
+        self.archive = archive if archive is not None else HandArchive(db)
 
     def save_event(
         self,
@@ -113,16 +116,40 @@ class TournamentJournal:
 
         self.db.run(work)
 
-    def save_state(self, tournament_id: str, status: str, state: Mapping[str, Any]) -> None:
-        """The director's state after a hand (or a move, a level, the end)."""
+    def save_state(
+        self,
+        tournament_id: str,
+        status: str,
+        state: Mapping[str, Any],
+        hands: Sequence[ArchivedHand] = (),
+    ) -> None:
+        """The director's state after a hand (or a move, a level, the end), and the
+        ``hands`` it counts that were not written yet, in ONE transaction (R-CRASH-1
+        revised): the store never holds a tournament hand without the state that follows
+        it, nor that state without its hand. Archiving a hand already archived is a no-op.
+
+        >>> from croupier.store.db import Database
+        >>> db = Database.open("sqlite://"); _ = db.migrate()
+        >>> j = TournamentJournal(db, clock=lambda: 1.0)
+        >>> j.save_event("t", root="t", kind="sitngo", status="running", buy_in=0,
+        ...              recurring=False, spec={})
+        >>> hand = ArchivedHand("t-t1", "4", 1000, "nlhe 10/20", "", {}, ())
+        >>> j.save_state("t", "running", {"hand_nos": {"0": 4}}, [hand])
+        >>> j.load()[0].state, [h.hand_id for h in j.archive.for_table("t-t1")]
+        ({'hand_nos': {'0': 4}}, ['4'])
+        """
         now = now_ms(self.clock)
-        self.db.run(
-            lambda conn: conn.execute(
+
+        def work(conn: sa.Connection) -> None:
+            for hand in hands:
+                self.archive.add_in(conn, hand)
+            conn.execute(
                 tournaments.update()
                 .where(tournaments.c.id == tournament_id)
                 .values(status=status, state=dict(state), updated_ms=now)
             )
-        )
+
+        self.db.run(work)
 
     def save_entry(
         self,
@@ -168,13 +195,25 @@ class TournamentJournal:
             )
         )
 
-    def load(self, statuses: tuple[str, ...] | None = None) -> list[EventRow]:
-        """Every event (of ``statuses``), oldest first, with its registrations."""
+    def load(
+        self, statuses: tuple[str, ...] | None = None, *, newest: int | None = None
+    ) -> list[EventRow]:
+        """Every event (of ``statuses``), oldest first, with its registrations; with
+        ``newest``, only the ``newest`` last updated (still oldest first)."""
 
         def work(conn: sa.Connection) -> list[EventRow]:
             query = sa.select(tournaments).order_by(tournaments.c.created_ms, tournaments.c.id)
             if statuses is not None:
                 query = query.where(tournaments.c.status.in_(statuses))
+            if newest is not None:
+                last = (
+                    sa.select(tournaments.c.id)
+                    .order_by(tournaments.c.updated_ms.desc(), tournaments.c.id.desc())
+                    .limit(max(0, newest))
+                )
+                if statuses is not None:
+                    last = last.where(tournaments.c.status.in_(statuses))
+                query = query.where(tournaments.c.id.in_(last.scalar_subquery()))
             events = conn.execute(query).all()
             ids = [r.id for r in events]
             entries: dict[str, list[EntryRow]] = {i: [] for i in ids}

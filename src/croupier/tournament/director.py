@@ -109,12 +109,17 @@ class Director:
         journal: Journal | None = None,
         testing: bool = False,
         on_table: Callable[[str, TableActor | None], None] | None = None,
-        on_state: Callable[[str, str, dict[str, Any]], None] | None = None,
+        on_state: Callable[[str, str, dict[str, Any], tuple[tuple[str, int], ...]], None]
+        | None = None,
     ) -> None:
         self.spec = spec
         self.on_state = on_state
-        """Told ``(tournament id, status, state)`` after every change that must survive a
-        restart (the store journals it, :mod:`croupier.tournament.persist`)."""
+        """Told ``(tournament id, status, state, hands)`` after every change that must
+        survive a restart; ``hands`` are the (table id, hand number) settled since the last
+        save, which the store writes in the same transaction as the state
+        (:mod:`croupier.tournament.persist`, R-CRASH-1 revised)."""
+        self.unsaved_hands: list[tuple[str, int]] = []
+        """Hands settled whose state is not journaled yet (kept until a save succeeds)."""
         self.schedule = launch.schedule if launch.schedule is not None else spec.schedule
         self.on_table = on_table
         """Told when a table opens (its actor) and closes (``None``): the server routes
@@ -364,6 +369,7 @@ class Director:
         order = groups.left_of_button(record.button, record.dealt, record.players, table=table)
         self._check_chips()
         self.hand_nos[table] = settled.hand_no
+        self.unsaved_hands.append((self.table_id(table), settled.hand_no))
         for p, chips in after.items():
             if p in self.stacks:
                 self.stacks[p] = chips
@@ -414,10 +420,11 @@ class Director:
         self.finished = True
         self.where.clear()
         self.stacks.clear()
-        self._save()
+        self.clock.call_at(self.clock.now(), self._close)
+        if not self._save():
+            return  # never paid before the end is journaled: the restart replays it
         self._pay()
         self._save()
-        self.clock.call_at(self.clock.now(), self._close)
 
     def _pay(self) -> None:
         """Prizes from the pool to the accounts, each once (idempotent keys)."""
@@ -727,11 +734,29 @@ class Director:
             else max(0.0, self.on_break_until - self.clock.now()),
         }
 
-    def _save(self) -> None:
+    def _save(self, *, strict: bool = False) -> bool:
+        """Journal the state with the hands it counts (one store transaction). A failed
+        write is logged (raised when ``strict``) and changes nothing in the store: the
+        hands stay pending and the next save writes them with its newer state; a restart
+        before that voids them with their state (R-CRASH-1 revised). Returns whether the
+        state is journaled."""
         if self.on_state is None:
-            return
+            self.unsaved_hands.clear()
+            return True
         status = "finished" if self.paid else "running"
-        self.on_state(self.spec.tournament_id, status, self.state())
+        hands = tuple(self.unsaved_hands)
+        try:
+            self.on_state(self.spec.tournament_id, status, self.state(), hands)
+        except Exception:
+            if strict:
+                raise
+            _log.exception(
+                "tournament state not journaled",
+                extra={"tournament": self.spec.tournament_id, "hands": len(hands)},
+            )
+            return False
+        del self.unsaved_hands[: len(hands)]
+        return True
 
     async def resume(self, state: dict[str, Any]) -> None:
         """Resume from a journaled :meth:`state` after a restart: the hand each table was

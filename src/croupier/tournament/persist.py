@@ -6,7 +6,10 @@ as JSON, the registrations, and the director's state between hands, journaled in
   if the cashier refuses, ``refunded`` when it goes back; at restart an ``active`` row whose
   ledger transfer does not exist is dropped (the process died between the two).
 * The director writes its state (:meth:`Director.state`) at its start, after every hand,
-  every move, every level and at the end; at restart a running tournament resumes from it
+  every move, every level and at the end. After a hand, the hand's archive row (History,
+  built by :attr:`TournamentStore.hands`) and the state that counts it are ONE
+  transaction (:meth:`TournamentJournal.save_state`): a crash leaves both or neither.
+  At restart a running tournament resumes from it
   (:meth:`Director.resume`): the hand that was cut is void, the stacks are those of the
   last hand each table finished, the level clock continues from what was written.
 * Tournament ids are never used twice: a recurring event takes the next free
@@ -20,9 +23,10 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
+from croupier.store.archive import ArchivedHand
 from croupier.store.store import Store
 from croupier.store.tournaments import TournamentJournal
 from croupier.tournament.registration import Entrant, Registration, Status, TournamentSpec
@@ -112,14 +116,26 @@ def spec_from_json(d: dict[str, Any]) -> TournamentSpec:
     return TournamentSpec(**{k: v for k, v in terms.items() if k in known})
 
 
+HandSource = Callable[[str, int], ArchivedHand | None]
+"""``(table id, hand number)`` → the settled hand's archive row (the server builds it from
+the table's events), or ``None`` when the table is not served."""
+
+
 class TournamentStore:
     """The tournament layer's side of the journal: what the registry and the directors
     write, and what a restart reads back. ``transfer_exists(key)`` tells whether a ledger
-    key was recorded (``LedgerCashier`` keys are ``tour:<key>``)."""
+    key was recorded (``LedgerCashier`` keys are ``tour:<key>``); ``hands`` builds the
+    archive row of a settled tournament hand, written with the director's state."""
 
-    def __init__(self, journal: TournamentJournal, transfer_exists: Callable[[str], bool]) -> None:
+    def __init__(
+        self,
+        journal: TournamentJournal,
+        transfer_exists: Callable[[str], bool],
+        hands: HandSource | None = None,
+    ) -> None:
         self.journal = journal
         self.transfer_exists = transfer_exists
+        self.hands = hands
 
     def published(self, spec: TournamentSpec, root: str, recurring: bool) -> None:
         self.journal.save_event(
@@ -157,14 +173,30 @@ class TournamentStore:
                 spec={},
             )
 
-    def director_state(self, tournament_id: str, status: str, state: dict[str, Any]) -> None:
-        """Hooked as the director's ``on_state``."""
-        self.journal.save_state(tournament_id, status, state)
+    def director_state(
+        self,
+        tournament_id: str,
+        status: str,
+        state: dict[str, Any],
+        hands: Sequence[tuple[str, int]] = (),
+    ) -> None:
+        """Hooked as the director's ``on_state``: the state and the archive rows of the
+        ``hands`` (table id, hand number) settled since the last save, in one transaction."""
+        rows: list[ArchivedHand] = []
+        if self.hands is not None:
+            for table_id, hand_no in hands:
+                row = self.hands(table_id, hand_no)
+                if row is not None:
+                    rows.append(row)
+        self.journal.save_state(tournament_id, status, state, rows)
 
 
-def tournament_store(store: Store) -> TournamentStore:
-    """The journal of ``store`` for a registry on a ``LedgerCashier`` (keys ``tour:…``)."""
+def tournament_store(store: Store, hands: HandSource | None = None) -> TournamentStore:
+    """The journal of ``store`` for a registry on a ``LedgerCashier`` (keys ``tour:…``);
+    ``hands`` builds the archive rows of the tournament tables' hands (the server's
+    table registry)."""
     return TournamentStore(
-        TournamentJournal(store.db, clock=store.clock),
+        TournamentJournal(store.db, clock=store.clock, archive=store.archive),
         lambda key: store.ledger.get_transfer(f"tour:{key}") is not None,
+        hands,
     )

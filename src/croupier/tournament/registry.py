@@ -255,7 +255,8 @@ class TournamentRegistry:
     async def _start(self, event: Event) -> None:
         launch = event.registration.start(self.rng)
         event.director = self._director(event, launch)
-        event.director._save()  # the launch (a Spin's draw) is journaled before any await
+        # the launch (a Spin's draw) is journaled before any await
+        event.director._save(strict=True)
         if event.recurring:
             used = set(self.events)
             if self.store is not None:
