@@ -302,6 +302,8 @@ async def tournament_entry(request: Request) -> Response:
                 return fail(409, "not_registered", "register before filling seats with bots")
             if not event.spec.bots_allowed or event.spec.kind == "scheduled":
                 return fail(409, "bots_not_allowed", "this event seats no bots")
+            if event.status != "registering":  # started, finished or cancelled
+                return fail(409, "registration_closed", f"{tid} is {event.status}")
             i = 0
             while event.registration.status == "registering" and not reg.full:
                 uid = await asyncio.to_thread(sv.registry.bot_user, f"tour-{tid}", i)

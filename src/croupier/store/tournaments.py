@@ -61,6 +61,8 @@ class EventRow:
     spec: dict[str, Any]
     state: dict[str, Any] | None
     entries: tuple[EntryRow, ...]
+    created_ms: int = 0
+    updated_ms: int = 0
 
 
 class TournamentJournal:
@@ -246,6 +248,8 @@ class TournamentJournal:
                     dict(r.spec),
                     None if r.state is None else dict(r.state),
                     tuple(entries[r.id]),
+                    int(r.created_ms),
+                    int(r.updated_ms),
                 )
                 for r in events
             ]

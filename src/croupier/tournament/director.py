@@ -820,6 +820,32 @@ class Director:
         else:
             self._reorganize(set())
 
+    @classmethod
+    def finished_from(
+        cls,
+        spec: TournamentSpec,
+        launch: Launch,
+        state: dict[str, Any],
+        *,
+        clock: Clock,
+        cashier: Cashier,
+    ) -> Director:
+        """A finished tournament as journaled, read-only (listed after a restart): its
+        places, prizes, level and deal; no table, no clock, no journal, no chip moves."""
+        d = cls(spec, launch, clock=clock, cashier=cashier)
+        d.placings = [Placing(str(p), int(k), int(z), float(a)) for p, k, z, a in state["placings"]]
+        d.level = int(state.get("level", 0))
+        d.seat_seed = state.get("seat_seed")
+        d.finished = True
+        d.paid = bool(state.get("paid", False))
+        d.late = False
+        d.where.clear()
+        d.stacks.clear()
+        agreed = state.get("deal")
+        if agreed:
+            d.deal = Deal(tuple(sorted(agreed)), agreed={str(k): int(v) for k, v in agreed.items()})
+        return d
+
     # -- running --------------------------------------------------------------------------
 
     def standings(self) -> list[Placing]:

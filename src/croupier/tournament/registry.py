@@ -31,6 +31,7 @@ from typing import Any, cast
 
 from croupier.bots.strategies import Strategy
 from croupier.engine.rng import Shuffler
+from croupier.store.tournaments import EventRow
 from croupier.table.actor import TableActor
 from croupier.table.clock import Clock
 from croupier.table.journal import Journal
@@ -47,7 +48,25 @@ from croupier.tournament.registration import (
     TournamentSpec,
 )
 
-__all__ = ["Event", "TournamentRegistry"]
+__all__ = ["DONE", "Event", "TournamentRegistry"]
+
+DONE = (Status.FINISHED.value, Status.CANCELLED.value)
+"""Statuses of events that are over: after a restart the last ``keep_finished`` of them
+are listed again, read-only (Decision, docs/tournaments.md)."""
+
+
+def _launch(spec: TournamentSpec, saved: dict[str, Any]) -> Launch:
+    """The launch journaled in a director's state (entrants, pool, prizes, a Spin's
+    multiplier and its levels)."""
+    entrants = tuple(
+        Entrant(str(p), str(n), bool(b), str(k), str(e)) for p, n, b, k, e in saved["entrants"]
+    )
+    prize = None
+    schedule = None
+    if spec.spin is not None and saved.get("multiplier") is not None:
+        prize = next(p for p in spec.spin.prizes if p.multiplier == saved["multiplier"])
+        schedule = spec.spin.schedule(prize)
+    return Launch(entrants, int(saved["pool"]), tuple(saved["prizes"]), prize, schedule)
 
 
 @dataclass(slots=True)
@@ -102,6 +121,8 @@ class TournamentRegistry:
         self.events: dict[str, Event] = {}
         self._next: dict[str, int] = {}
         self.keep_finished = 10
+        """How many finished or cancelled events the lobby lists (the newest), in this
+        process and after a restart (Decision, docs/tournaments.md)."""
 
     def add(self, spec: TournamentSpec, *, recurring: bool = False) -> Event:
         """Publish ``spec`` (``tournament_exists`` if the id is taken). A scheduled event's
@@ -160,9 +181,14 @@ class TournamentRegistry:
         if self.store is None:
             return []
         out: list[str] = []
-        rows = self.store.journal.load(("registering", "running"))
+        live = self.store.journal.load(("registering", "running"))
+        over = self.store.journal.load(DONE, newest=self.keep_finished)
+        rows = sorted([*live, *over], key=lambda r: (r.created_ms, r.id))  # the lobby's order
         for row in rows:
             if row.id in self.events or not row.spec:
+                continue
+            if row.status in DONE:
+                self._restore_done(row)
                 continue
             spec = spec_from_json(row.spec)
             event = self._event(spec, row.recurring, row.root)
@@ -183,6 +209,33 @@ class TournamentRegistry:
         for root in {r.root for r in rows}:
             self._next_number(root, self.store.used_ids(root))
         return out
+
+    def _restore_done(self, row: EventRow) -> None:
+        """A finished or cancelled event listed again after a restart, read-only: its
+        terms, entrants, pool, prizes and standings as journaled. Nothing restarts it:
+        registering is refused (``registration_closed``), no clock is armed, no table
+        opens and no chip moves (its prizes were paid before it was journaled
+        ``finished``)."""
+        spec = spec_from_json(row.spec)
+        reg = Registration(spec, self.cashier)
+        event = Event(reg, recurring=row.recurring, root=row.root)
+        state = row.state or {}
+        saved = state.get("launch")
+        if row.status == Status.FINISHED.value and saved is not None:
+            reg.launch = launch = _launch(spec, saved)
+            reg.entrants = list(launch.entrants)
+            event.director = Director.finished_from(
+                spec, launch, state, clock=self.clock, cashier=self.cashier
+            )
+            reg.status = Status.FINISHED
+        else:
+            reg.entrants = [
+                Entrant(e.player_id, e.name, e.is_bot, e.idem_key, e.entry_id)
+                for e in row.entries
+                if e.status == "active"
+            ]
+            reg.status = Status.CANCELLED
+        self.events[spec.tournament_id] = event
 
     def _reconcile_late(self, event: Event, entries: Any, state: dict[str, Any]) -> None:
         """A late entry (or re-entry) whose buy-in reached the pool but not the director's
@@ -206,17 +259,8 @@ class TournamentRegistry:
 
     async def _resume(self, event: Event, state: dict[str, Any]) -> None:
         spec, reg = event.spec, event.registration
-        saved = state["launch"]
-        entrants = tuple(
-            Entrant(str(p), str(n), bool(b), str(k), str(e)) for p, n, b, k, e in saved["entrants"]
-        )
-        prize = None
-        schedule = None
-        if spec.spin is not None and saved.get("multiplier") is not None:
-            prize = next(p for p in spec.spin.prizes if p.multiplier == saved["multiplier"])
-            schedule = spec.spin.schedule(prize)
-        launch = Launch(entrants, int(saved["pool"]), tuple(saved["prizes"]), prize, schedule)
-        reg.entrants = list(entrants)
+        launch = _launch(spec, state["launch"])
+        reg.entrants = list(launch.entrants)
         reg.launch = launch
         reg.status = Status.RUNNING
         event.director = self._director(event, launch)
@@ -333,7 +377,11 @@ class TournamentRegistry:
                     {"player_id": p.player_id, "place": p.place, "prize": p.prize}
                     for p in event.director.standings()
                 ]
-                row["tables"] = sorted(event.director.table_id(t) for t in event.director.actors)
+                row["tables"] = sorted(
+                    event.director.table_id(t)
+                    for t, actor in event.director.actors.items()
+                    if actor.alive and not event.director.finished
+                )
                 row["seating"] = event.director.seating()
                 row |= event.director.progress()
                 ends_in = cast("float | None", row.pop("level_ends_in"))
