@@ -104,9 +104,10 @@ export class Tournaments {
       fact("tour.level", { t: "tour.level_blinds", params: this.levelParams(row) });
     }
     art.append(facts);
-    art.append(this.buttons(row, registered));
     if (row.status === "finished" || (row.standings || []).length) art.append(this.standings(row));
+    // the terms come before the buttons: by keyboard, Tab opens the details, then Register
     art.append(this.details(row));
+    art.append(this.buttons(row, registered));
     return art;
   }
 
@@ -180,7 +181,7 @@ export class Tournaments {
   details(row) {
     const d = el("details", { dataset: { id: row.id } });
     if (this.expanded.has(row.id)) d.open = true;
-    d.append(el("summary", { t: "tour.details" }));
+    d.append(el("summary", { t: "tour.details", dataset: { focusKey: `${row.id}:details` } }));
     // levels
     const levels = row.structure
       ? row.structure.map(([sb, bb, ante, seconds]) => ({ small_blind: sb, big_blind: bb, ante, seconds }))
@@ -234,6 +235,21 @@ export class Tournaments {
     return d;
   }
 
+  /** After an action the focus stays on the card: on the same button if it is still
+   * there, else on the card's next action (Unregister after Register…), else its details. */
+  refocus(row, action) {
+    const list = $("#tour-list");
+    if (!list) return;
+    const art = list.querySelector(`article[data-id="${CSS.escape(row.id)}"]`);
+    if (!art) return;
+    const active = document.activeElement;
+    if (active && active !== document.body) return; // the focus is somewhere: leave it
+    const target = art.querySelector(`[data-focus-key="${CSS.escape(`${row.id}:${action}`)}"]:not([disabled])`)
+      || art.querySelector(".tour-buttons button:not([disabled]), .tour-buttons a")
+      || art.querySelector("summary");
+    if (target) target.focus();
+  }
+
   async act(row, action) {
     if (this.busy.has(row.id)) return;
     this.busy.add(row.id);
@@ -250,6 +266,7 @@ export class Tournaments {
     } finally {
       this.busy.delete(row.id);
       this.render();
+      this.refocus(row, action);
     }
   }
 
