@@ -43,7 +43,7 @@ from croupier.table.config import TableConfig
 from croupier.table.events import HandSettled, PlayerLeft, TableEvent
 from croupier.table.journal import InMemoryJournal, Journal
 from croupier.table.results import CommandResult
-from croupier.tournament import groups, late
+from croupier.tournament import groups, journaled, late
 from croupier.tournament.deal import Deal
 from croupier.tournament.errors import TournamentError
 from croupier.tournament.money import Cashier, TournamentBank
@@ -703,36 +703,8 @@ class Director:
         return self.elapsed_before + (self.clock.now() - self.started_at)
 
     def state(self) -> dict[str, Any]:
-        """What a restart needs, as JSON: the launch, the level and the clock, every
-        player still in at (table, seat) with the stack of the last hand their table
-        finished, the places given, and the hand numbers of the tables."""
-        launch = self.launch
-        return {
-            "launch": {
-                "entrants": [
-                    [e.player_id, e.name, e.is_bot, e.key, e.entry_id] for e in launch.entrants
-                ],
-                "pool": launch.pool,
-                "prizes": list(launch.prizes),
-                "multiplier": None if launch.multiplier is None else launch.multiplier.multiplier,
-            },
-            "elapsed": self.elapsed() if self.actors or self.finished else 0.0,
-            "level": self.level,
-            "seat_seed": self.seat_seed,
-            "players": {p: [t, s, self.stacks.get(p, 0)] for p, (t, s) in self.where.items()},
-            "placings": [[p.player_id, p.place, p.prize, p.at] for p in self.placings],
-            "hand_nos": {str(t): n for t, n in self.hand_nos.items()},
-            "finished": self.finished,
-            "paid": self.paid,
-            "late": self.late,
-            "deal": None if self.deal is None else self.deal.agreed,
-            "pending": [list(b) for b in self.pending],
-            "pending_order": {p: list(o) for p, o in self.pending_order.items()},
-            "round": groups.round_state(self),
-            "break_left": None
-            if self.on_break_until is None
-            else max(0.0, self.on_break_until - self.clock.now()),
-        }
+        """What a restart needs, as JSON (:func:`croupier.tournament.journaled.state_of`)."""
+        return journaled.state_of(self)
 
     def _save(self, *, strict: bool = False) -> bool:
         """Journal the state with the hands it counts (one store transaction). A failed
@@ -759,92 +731,9 @@ class Director:
         return True
 
     async def resume(self, state: dict[str, Any]) -> None:
-        """Resume from a journaled :meth:`state` after a restart: the hand each table was
-        playing is void (its chips are back in the stacks of its last finished hand), the
-        level clock continues from the time written, no place is given twice and the
-        prizes are paid once (idempotent keys). A state written before the first deal
-        starts the tournament afresh with its launch (the same entrants and pool)."""
-        players = state.get("players") or {}
-        placings = state.get("placings") or []
-        if not players and not placings:
-            await self.start()
-            return
-        self.placings = [Placing(str(p), int(k), int(z), float(a)) for p, k, z, a in placings]
-        self.late = bool(state.get("late", False))
-        self.pending = [
-            (str(p), int(s), int(g), float(a)) for p, s, g, a in state.get("pending", [])
-        ]
-        self.group = max((g for _, _, g, _ in self.pending), default=0)
-        self.pending_order = {
-            str(p): (int(o[0]), int(o[1])) for p, o in (state.get("pending_order") or {}).items()
-        }
-        agreed = state.get("deal")
-        if agreed:
-            self.deal = Deal(
-                tuple(sorted(agreed)), agreed={str(k): int(v) for k, v in agreed.items()}
-            )
-        if state.get("finished"):
-            self.finished = True
-            self._pay()
-            self._save()
-            return
-        self.elapsed_before = float(state.get("elapsed", 0.0))
-        self.started_at = self.clock.now() - self.elapsed_before
-        self.level = max(int(state.get("level", 0)), self.schedule.level_at(self.elapsed_before))
-        self.levels.append((self.level, self.clock.now()))
-        self.hand_nos = {int(t): int(n) for t, n in (state.get("hand_nos") or {}).items()}
-        seats = {str(p): (int(t), int(s)) for p, (t, s, _) in players.items()}
-        self.stacks = {str(p): int(c) for p, (_, _, c) in players.items()}
-        self.bank = TournamentBank(self.stacks)
-        if sum(self.stacks.values()) != self.total_chips:
-            raise TournamentError(
-                "chips_not_conserved",
-                f"journaled stacks hold {sum(self.stacks.values())}, {self.total_chips} issued",
-            )
-        self.where = dict(seats)
-        groups.resume_round(self, state.get("round"))  # its cut hands are void
-        # keep the elapsed clock: the offset makes started_at + level start land right
-        self.started_at = self.clock.now() - self.elapsed_before
-        break_left = state.get("break_left")
-        if break_left is not None:
-            self.on_break_until = self.clock.now() + float(break_left)  # no hand meanwhile
-        await self._open(seats)
-        if break_left is not None:
-            self._resume_break(float(break_left))
-        self.elapsed_before = 0.0
-        if self.late and self.level >= self.spec.late_levels:
-            late.close_late(self)
-        self._save()
-        if len(self.where) == 1:  # pragma: no cover - the end is journaled as finished
-            self._finish()
-        else:
-            self._reorganize(set())
-
-    @classmethod
-    def finished_from(
-        cls,
-        spec: TournamentSpec,
-        launch: Launch,
-        state: dict[str, Any],
-        *,
-        clock: Clock,
-        cashier: Cashier,
-    ) -> Director:
-        """A finished tournament as journaled, read-only (listed after a restart): its
-        places, prizes, level and deal; no table, no clock, no journal, no chip moves."""
-        d = cls(spec, launch, clock=clock, cashier=cashier)
-        d.placings = [Placing(str(p), int(k), int(z), float(a)) for p, k, z, a in state["placings"]]
-        d.level = int(state.get("level", 0))
-        d.seat_seed = state.get("seat_seed")
-        d.finished = True
-        d.paid = bool(state.get("paid", False))
-        d.late = False
-        d.where.clear()
-        d.stacks.clear()
-        agreed = state.get("deal")
-        if agreed:
-            d.deal = Deal(tuple(sorted(agreed)), agreed={str(k): int(v) for k, v in agreed.items()})
-        return d
+        """Resume from a journaled :meth:`state` after a restart
+        (:func:`croupier.tournament.journaled.resume`): the cut hands are void."""
+        await journaled.resume(self, state)
 
     # -- running --------------------------------------------------------------------------
 

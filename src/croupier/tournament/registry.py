@@ -35,7 +35,7 @@ from croupier.store.tournaments import EventRow
 from croupier.table.actor import TableActor
 from croupier.table.clock import Clock
 from croupier.table.journal import Journal
-from croupier.tournament import late
+from croupier.tournament import journaled, late
 from croupier.tournament.director import Director, seeded_shufflers
 from croupier.tournament.errors import TournamentError
 from croupier.tournament.money import Cashier
@@ -224,7 +224,7 @@ class TournamentRegistry:
         if row.status == Status.FINISHED.value and saved is not None:
             reg.launch = launch = _launch(spec, saved)
             reg.entrants = list(launch.entrants)
-            event.director = Director.finished_from(
+            event.director = journaled.finished_from(
                 spec, launch, state, clock=self.clock, cashier=self.cashier
             )
             reg.status = Status.FINISHED
