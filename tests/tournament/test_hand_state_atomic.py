@@ -27,7 +27,7 @@ from croupier.accounts import Accounts
 from croupier.server.app import _tournament_table
 from croupier.server.registry import TableRegistry
 from croupier.store import Store, open_store
-from croupier.store.archive import ArchivedHand, HandArchive
+from croupier.store.archive import ArchivedHand, HandArchive, HandPlayer
 from croupier.store.schema import hand_archive, hand_players
 from croupier.store.tournaments import TournamentJournal
 from croupier.table.clock import FakeClock
@@ -179,6 +179,8 @@ def test_a_failure_inside_the_hand_and_state_write_leaves_neither(
             assert after["hand_nos"] == before["hand_nos"] or after["players"] != {}
             cut_table, cut_hand = failures[0].split("#")
             assert all(h.hand_id != cut_hand for h in store.archive.for_table(cut_table))
+            report = store.audit()  # its check 6: the archived hands agree with the state
+            assert report.ok, report.discrepancies
         # the process dies here: nothing is closed
 
     asyncio.run(first())
@@ -245,3 +247,40 @@ def test_a_failed_write_is_made_good_by_the_next_save(
     assert state["finished"] and sorted(p[1] for p in state["placings"]) == [1, 2, 3, 4]
     report = store.audit()
     assert report.ok, report.discrepancies
+
+
+def test_the_audit_names_a_hand_archived_without_its_state(store: Store) -> None:
+    """R-CRASH-1 (revised), R-TOUR-4: what the old two-write design could leave after a
+    crash — a hand archived that the journaled state does not count — is named by the
+    audit (a hand past the state's hand number, and the players whose archived nets no
+    longer add up to their journaled stacks); the consistent store before it is clean."""
+    ids = _players(store)
+    spec = _spec()
+
+    async def life() -> None:
+        clock = FakeClock()
+        _, reg = _life(store, clock, seed=31)
+        reg.add(spec)
+        for i, p in enumerate(ids):
+            await reg.register(TID, p, f"A{i}", is_bot=True)
+        director = reg.get(TID).director
+        assert director is not None
+        await clock.run_until(lambda: sum(director.hand_nos.values()) >= 3, limit=5_000)
+        # the process dies here
+
+    asyncio.run(life())
+    report = store.audit()
+    assert report.ok, report.discrepancies
+    state = _check_consistent(store, spec.starting_stack)
+    players = sorted(state["players"])
+    last = int(state["hand_nos"]["0"])
+    forged = ArchivedHand(
+        f"{TID}-t1", str(last + 1), 0, "nlhe 10/20 room", "", {},
+        (HandPlayer(int(players[0]), 0, 40), HandPlayer(int(players[1]), 1, -40)),
+    )  # fmt: skip
+    store.archive.add(forged)
+    problems = [d for d in store.audit().discrepancies if TID in d]
+    assert any(
+        f"#{last + 1} is archived but its state counts hands up to #{last}" in d for d in problems
+    )
+    assert sum(1 for d in problems if "archived hands give" in d) == 2, problems

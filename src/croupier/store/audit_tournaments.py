@@ -9,7 +9,12 @@ Each is a discrepancy when it fails:
 4. every active registration's buy-in is a ledger transfer of its own (its key
    ``tour:<tid>:entry:<entry id>`` exists, and no two registrations share a key: a shared
    key is a second entry that moved nothing);
-5. a pool account with chips and no journaled tournament is chips stuck.
+5. a pool account with chips and no journaled tournament is chips stuck;
+6. a running tournament's archived hands agree with its journaled state (they are
+   written in one transaction, R-CRASH-1 revised): no table has an archived hand past the
+   state's hand number, and each player's starting stacks (one per entry) plus their
+   archived nets are their journaled stack. Checked where the tournament's hands are
+   archived (a server; tables ``<tid>-t<n>``).
 
 >>> from croupier.store.db import Database
 >>> db = Database.open("sqlite://"); _ = db.migrate()
@@ -26,13 +31,15 @@ import sqlalchemy as sa
 
 from croupier.store.schema import (
     entries,
+    hand_archive,
+    hand_players,
     ledger_accounts,
     tournament_entries,
     tournaments,
     transfers,
 )
 
-__all__ = ["check_tournaments", "tournament_problems"]
+__all__ = ["check_tournaments", "hand_problems", "tournament_problems"]
 
 
 if TYPE_CHECKING:
@@ -81,7 +88,13 @@ def tournament_problems(conn: sa.Connection) -> list[str]:
         by_event[str(row.tournament_id)].append(row)
     journaled: set[str] = set()
     for ev in conn.execute(
-        sa.select(tournaments.c.id, tournaments.c.status, tournaments.c.buy_in, tournaments.c.state)
+        sa.select(
+            tournaments.c.id,
+            tournaments.c.status,
+            tournaments.c.buy_in,
+            tournaments.c.state,
+            tournaments.c.spec,
+        )
     ):
         tid = str(ev.id)
         journaled.add(tid)
@@ -108,9 +121,53 @@ def tournament_problems(conn: sa.Connection) -> list[str]:
                 problems.append(
                     f"tournament {tid} pool holds {pool}, launch pool minus prizes is {expected}"
                 )
+            problems.extend(hand_problems(conn, tid, ev.spec or {}, ev.state or {}))
         elif pool:
             problems.append(f"tournament {tid} is {ev.status} with {pool} chips left in its pool")
     for tid, pool in sorted(pools.items()):
         if pool and tid not in journaled:
             problems.append(f"tournament:{tid} holds {pool} chips and no tournament is journaled")
+    return problems
+
+
+def hand_problems(
+    conn: sa.Connection, tid: str, spec: dict[str, Any], state: dict[str, Any]
+) -> list[str]:
+    """Check 6: a running tournament's archived hands against its journaled state."""
+    hand_nos = {f"{tid}-t{int(t) + 1}": int(n) for t, n in (state.get("hand_nos") or {}).items()}
+    if not hand_nos:
+        return []
+    archived = conn.execute(
+        sa.select(hand_archive.c.table_id, hand_archive.c.hand_id).where(
+            hand_archive.c.table_id.in_(list(hand_nos))
+        )
+    ).all()
+    if not archived:
+        return []  # this tournament's hands are not archived here (no server)
+    problems = []
+    for table_id, hand_id in archived:
+        if str(hand_id).isdigit() and int(hand_id) > hand_nos[str(table_id)]:
+            problems.append(
+                f"tournament {tid}: hand {table_id} #{hand_id} is archived but its state "
+                f"counts hands up to #{hand_nos[str(table_id)]}"
+            )
+    nets = {
+        str(user): int(net)
+        for user, net in conn.execute(
+            sa.select(hand_players.c.user_id, sa.func.sum(hand_players.c.net))
+            .join(hand_archive, hand_archive.c.id == hand_players.c.archive_id)
+            .where(hand_archive.c.table_id.in_(list(hand_nos)))
+            .group_by(hand_players.c.user_id)
+        )
+    }
+    entered = Counter(str(e[0]) for e in (state.get("launch") or {}).get("entrants", []))
+    stacks = {str(p): int(v[2]) for p, v in (state.get("players") or {}).items()}
+    starting = int(spec.get("starting_stack", 0))
+    for player, n in sorted(entered.items()):
+        counted = starting * n + nets.get(player, 0)
+        if counted != stacks.get(player, 0):
+            problems.append(
+                f"tournament {tid}: player {player}'s archived hands give {counted} chips, "
+                f"the journaled state {stacks.get(player, 0)}"
+            )
     return problems
