@@ -31,7 +31,7 @@ from croupier.store.archive import ArchivedHand, HandArchive, HandPlayer
 from croupier.store.schema import hand_archive, hand_players
 from croupier.store.tournaments import TournamentJournal
 from croupier.table.clock import FakeClock
-from croupier.tournament import LedgerCashier, TournamentRegistry, sit_and_go
+from croupier.tournament import LedgerCashier, TournamentRegistry, scheduled, sit_and_go
 from croupier.tournament.money import pool_account
 from croupier.tournament.persist import tournament_store
 from tests.store.backends import BACKENDS, database_url
@@ -55,9 +55,9 @@ def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Store]:
             s.close()
 
 
-def _players(store: Store) -> list[str]:
+def _players(store: Store, n: int = SEATS) -> list[str]:
     ids = []
-    for i in range(SEATS):
+    for i in range(n):
         user = store.users.create_user(f"A{i}", f"a{i}", None, "bot", 0)
         store.ledger.grant_diamonds(user.id, 500, key=f"grant-A{i}")
         store.ledger.buy_chips(user.id, 500, key=f"buy-A{i}")
@@ -89,14 +89,14 @@ def _spec() -> Any:
     )  # fmt: skip
 
 
-def _nets(store: Store) -> dict[str, int]:
+def _nets(store: Store, tid: str = TID) -> dict[str, int]:
     """Each player's net over every archived hand of the tournament's tables."""
 
     def work(conn: sa.Connection) -> dict[str, int]:
         rows = conn.execute(
             sa.select(hand_players.c.user_id, sa.func.sum(hand_players.c.net))
             .join(hand_archive, hand_archive.c.id == hand_players.c.archive_id)
-            .where(hand_archive.c.table_id.like(f"{TID}-t%"))
+            .where(hand_archive.c.table_id.like(f"{tid}-t%"))
             .group_by(hand_players.c.user_id)
         ).all()
         return {str(u): int(n) for u, n in rows}
@@ -104,18 +104,20 @@ def _nets(store: Store) -> dict[str, int]:
     return store.db.run(work)
 
 
-def _check_consistent(store: Store, starting: int) -> dict[str, Any]:
+def _check_consistent(
+    store: Store, starting: int, tid: str = TID, tables: int = SEATS
+) -> dict[str, Any]:
     """The journaled state and the archived hands agree: each table's archived hands are
     exactly 1..(the state's hand number), and each player's starting stack plus their
     archived nets is their journaled stack (0 once out)."""
-    (row,) = [r for r in TournamentJournal(store.db, clock=lambda: 0.0).load() if r.id == TID]
+    (row,) = [r for r in TournamentJournal(store.db, clock=lambda: 0.0).load() if r.id == tid]
     state = row.state
     assert state is not None
     hand_nos = {int(t): int(n) for t, n in state["hand_nos"].items()}
-    for t in range(SEATS):
-        archived = [int(h.hand_id) for h in store.archive.for_table(f"{TID}-t{t + 1}", limit=1000)]
-        assert sorted(archived) == list(range(1, hand_nos.get(t, 0) + 1))
-    nets = _nets(store)
+    for t in range(tables):
+        archived = [int(h.hand_id) for h in store.archive.for_table(f"{tid}-t{t + 1}", limit=1000)]
+        assert sorted(archived) == list(range(1, hand_nos.get(t, 0) + 1)), (t, hand_nos)
+    nets = _nets(store, tid)
     stacks = {p: int(v[2]) for p, v in state["players"].items()}
     entrants = state["launch"]["entrants"]
     if state["finished"]:  # the winner holds every chip
@@ -284,3 +286,42 @@ def test_the_audit_names_a_hand_archived_without_its_state(store: Store) -> None
         f"#{last + 1} is archived but its state counts hands up to #{last}" in d for d in problems
     )
     assert sum(1 for d in problems if "archived hands give" in d) == 2, problems
+
+
+def test_a_broken_tables_last_hand_is_archived_with_its_state(store: Store) -> None:
+    """R-CRASH-1 (revised), R-TOUR-13, R-TOUR-14: a 12-player event on two tables of 6,
+    wired as the server wires it. The hand after which a table is broken is archived with
+    the state that counts it (the table stops being served right after that hand: its
+    row is built the moment the hand ends, not at the save — the SIGKILL test found a
+    broken table's last hand missing from the archive); at the break and at the end the
+    archived hands add up to the journaled stacks and the audit is clean."""
+    ids = _players(store, 12)
+    spec = scheduled(
+        "mtt-at", "MTT atomic", opens_at=0.0, starts_at=5.0, seats=6, max_entrants=12,
+        buy_in=BUY_IN, starting_stack=500, between_hands=1.0, bot_delay=0.5,
+    )  # fmt: skip
+
+    async def life() -> None:
+        clock = FakeClock()
+        tables, reg = _life(store, clock, seed=41)
+        reg.add(spec)
+        for i, p in enumerate(ids):
+            await reg.register("mtt-at", p, f"A{i}", is_bot=True)
+        await clock.advance(6.0)
+        director = reg.get("mtt-at").director
+        assert director is not None and len(director.actors) == 2
+        await clock.run_until(lambda: bool(director.broken), limit=50_000)
+        assert director.broken and not director.finished
+        _check_consistent(store, 500, "mtt-at", 2)
+        report = store.audit()
+        assert report.ok, report.discrepancies
+        await clock.run_until(lambda: director.finished, limit=100_000)
+        await clock.advance(1.0)
+        await reg.close()
+        await tables.close()
+
+    asyncio.run(life())
+    state = _check_consistent(store, 500, "mtt-at", 2)
+    assert state["finished"] and sorted(p[1] for p in state["placings"]) == list(range(1, 13))
+    report = store.audit()
+    assert report.ok, report.discrepancies

@@ -109,17 +109,22 @@ class Director:
         journal: Journal | None = None,
         testing: bool = False,
         on_table: Callable[[str, TableActor | None], None] | None = None,
-        on_state: Callable[[str, str, dict[str, Any], tuple[tuple[str, int], ...]], None]
-        | None = None,
+        on_state: Callable[[str, str, dict[str, Any], tuple[Any, ...]], None] | None = None,
+        on_hand: Callable[[str, int], Any] | None = None,
     ) -> None:
         self.spec = spec
         self.on_state = on_state
         """Told ``(tournament id, status, state, hands)`` after every change that must
-        survive a restart; ``hands`` are the (table id, hand number) settled since the last
+        survive a restart; ``hands`` are the records of the hands settled since the last
         save, which the store writes in the same transaction as the state
         (:mod:`croupier.tournament.persist`, R-CRASH-1 revised)."""
-        self.unsaved_hands: list[tuple[str, int]] = []
-        """Hands settled whose state is not journaled yet (kept until a save succeeds)."""
+        self.on_hand = on_hand
+        """Told ``(table id, hand number)`` the moment a hand ends, while its table is
+        still served (a break detaches it right after): returns the hand's record for
+        the journal (the store's archive row), kept until the state is saved with it."""
+        self.unsaved_hands: list[Any] = []
+        """Records of the hands settled whose state is not journaled yet (kept until a
+        save succeeds)."""
         self.schedule = launch.schedule if launch.schedule is not None else spec.schedule
         self.on_table = on_table
         """Told when a table opens (its actor) and closes (``None``): the server routes
@@ -369,7 +374,7 @@ class Director:
         order = groups.left_of_button(record.button, record.dealt, record.players, table=table)
         self._check_chips()
         self.hand_nos[table] = settled.hand_no
-        self.unsaved_hands.append((self.table_id(table), settled.hand_no))
+        self.unsaved_hands.append(self._hand_record(table, settled.hand_no))
         for p, chips in after.items():
             if p in self.stacks:
                 self.stacks[p] = chips
@@ -382,6 +387,17 @@ class Director:
         self._reorganize({table})
         self._save()
         self._pause_check(table)
+
+    def _hand_record(self, table: int, hand_no: int) -> Any:
+        """The journal's record of a hand that just ended (:attr:`on_hand`)."""
+        table_id = self.table_id(table)
+        if self.on_hand is None:
+            return (table_id, hand_no)
+        try:
+            return self.on_hand(table_id, hand_no)
+        except Exception:  # the state must still be journaled
+            _log.exception("tournament hand %s #%s not recorded", table_id, hand_no)
+            return None
 
     def _eliminate(
         self,

@@ -7,7 +7,8 @@ as JSON, the registrations, and the director's state between hands, journaled in
   ledger transfer does not exist is dropped (the process died between the two).
 * The director writes its state (:meth:`Director.state`) at its start, after every hand,
   every move, every level and at the end. After a hand, the hand's archive row (History,
-  built by :attr:`TournamentStore.hands`) and the state that counts it are ONE
+  built by :attr:`TournamentStore.hands` the moment the hand ends) and the state that
+  counts it are ONE
   transaction (:meth:`TournamentJournal.save_state`): a crash leaves both or neither.
   At restart a running tournament resumes from it
   (:meth:`Director.resume`): the hand that was cut is void, the stacks are those of the
@@ -173,21 +174,21 @@ class TournamentStore:
                 spec={},
             )
 
+    def hand_record(self, table_id: str, hand_no: int) -> ArchivedHand | None:
+        """Hooked as the director's ``on_hand``: the archive row of a hand that just
+        ended, built at once (a broken table stops being served right after)."""
+        return None if self.hands is None else self.hands(table_id, hand_no)
+
     def director_state(
         self,
         tournament_id: str,
         status: str,
         state: dict[str, Any],
-        hands: Sequence[tuple[str, int]] = (),
+        hands: Sequence[object] = (),
     ) -> None:
         """Hooked as the director's ``on_state``: the state and the archive rows of the
-        ``hands`` (table id, hand number) settled since the last save, in one transaction."""
-        rows: list[ArchivedHand] = []
-        if self.hands is not None:
-            for table_id, hand_no in hands:
-                row = self.hands(table_id, hand_no)
-                if row is not None:
-                    rows.append(row)
+        hands settled since the last save (:meth:`hand_record`), in one transaction."""
+        rows = [h for h in hands if isinstance(h, ArchivedHand)]
         self.journal.save_state(tournament_id, status, state, rows)
 
 

@@ -326,6 +326,7 @@ class TournamentRegistry:
             testing=self.testing,
             on_table=self.on_table,
             on_state=None if self.store is None else self.store.director_state,
+            on_hand=None if self.store is None else self.store.hand_record,
         )
 
     async def _scheduled_start(self, event: Event) -> None:
