@@ -30,6 +30,7 @@ from croupier.store import ArchivedHand, HandPlayer, Store
 from croupier.store.groupcommit import GroupCommitJournal
 from croupier.table import AsyncioClock, Clock, TableActor, TableEvent
 from croupier.table.events import HandBegan, HandSettled, Turn
+from croupier.table.recorder import HandRecorder
 from croupier.table.restart import close_table
 
 __all__ = ["LiveTable", "TableRegistry", "hand_events"]
@@ -58,6 +59,8 @@ class LiveTable:
     names: dict[int, tuple[str, ...]] = field(default_factory=dict)
     """The display names of each unarchived hand's players, by engine position, as the
     table showed them when the hand began (``BOT 1``, the account name)."""
+    recorder: HandRecorder = field(default_factory=HandRecorder)
+    """Each hand's unredacted record, fed by the table (what the archive writes)."""
 
     @property
     def table_id(self) -> str:
@@ -92,19 +95,10 @@ class LiveTable:
         )
 
 
-def hand_events(actor: TableActor, hand_no: int) -> tuple[HandBegan | None, list[Event]]:
-    """The table's unredacted record of hand ``hand_no`` from its bounded history."""
-    began: HandBegan | None = None
-    events: list[Event] = []
-    for e in actor.table.history:
-        if e.hand_no != hand_no:
-            continue
-        if isinstance(e.data, HandBegan):
-            began = e.data
-            events = []
-        elif isinstance(e.data, Event):
-            events.append(e.data)
-    return began, events
+def hand_events(live: LiveTable, hand_no: int) -> tuple[HandBegan | None, list[Event]]:
+    """The table's unredacted record of hand ``hand_no``, as its recorder collected it."""
+    hand = live.recorder.hand(hand_no)
+    return (None, []) if hand is None else (hand.began, list(hand.events))
 
 
 def _soon(loop: asyncio.AbstractEventLoop, fn: Callable[..., Any], *args: Any) -> None:
@@ -196,6 +190,7 @@ class TableRegistry:
         it out (the tournament row lists it)."""
         live = LiveTable(spec, actor)
         self.tables[spec.table_id] = live
+        live.recorder = HandRecorder.attach(actor.table)  # the archive's record of each hand
         actor.subscribe(None, lambda e: self._on_event(live, e), internal=True)
         return live
 
@@ -233,6 +228,7 @@ class TableRegistry:
             self.journal.watch(spec.table_id, actor.table.log, failed)
         if spec.code is not None:
             self.codes[spec.code] = spec.table_id
+        live.recorder = HandRecorder.attach(actor.table)  # the archive's record of each hand
         actor.subscribe(None, lambda e: self._on_event(live, e), internal=True)
         await self._seat_bots(live, restoring)
         return live
@@ -357,7 +353,7 @@ class TableRegistry:
         live = self.tables.get(table_id)
         if live is None:
             return None
-        began, events = hand_events(live.actor, hand_no)
+        began, events = hand_events(live, hand_no)
         ended = next((e for e in events if isinstance(e, HandEnded)), None)
         if began is None or ended is None:
             return None
@@ -397,12 +393,10 @@ class TableRegistry:
         self._backlog += 1
         loop = asyncio.get_running_loop()
         fut.add_done_callback(lambda f: _soon(loop, self._archive_done, f))
-        for e in live.actor.table.history:
-            if e.hand_no == hand_no and isinstance(e.data, HandBegan):
-                for pid in e.data.players:
-                    if pid.isdigit():
-                        self._latest_archive[int(pid)] = fut
-                break
+        recorded = live.recorder.hand(hand_no)
+        for pid in recorded.began.players if recorded is not None else ():
+            if pid.isdigit():
+                self._latest_archive[int(pid)] = fut
 
     def _archive_done(self, fut: concurrent.futures.Future[None]) -> None:
         self._backlog -= 1
@@ -418,7 +412,7 @@ class TableRegistry:
     def _archive_job(
         self, live: LiveTable, hand_no: int, *, row: bool = True
     ) -> Callable[[], None] | None:
-        began, events = hand_events(live.actor, hand_no)
+        began, events = hand_events(live, hand_no)
         ended = next((e for e in events if isinstance(e, HandEnded)), None)
         if began is None or ended is None:
             return None

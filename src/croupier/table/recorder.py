@@ -53,9 +53,9 @@ class RecordedHand:
 class HandRecorder:
     """Each hand's unredacted events, collected as they are published (see the module)."""
 
-    KEEP = 64
-    """Complete hands kept for :meth:`take` at most (an archive that never asks must not
-    grow the table's memory)."""
+    KEEP = 4
+    """Complete hands kept at most: they are read the moment they end (an archive that
+    never asks must not grow the table's memory)."""
 
     def __init__(self) -> None:
         self._began: HandBegan | None = None
@@ -87,6 +87,10 @@ class HandRecorder:
                     del self._done[min(self._done)]
                 self._began, self._events = None, []
 
+    def hand(self, hand_no: int) -> RecordedHand | None:
+        """The complete record of hand ``hand_no`` (one of the last :attr:`KEEP`)."""
+        return self._done.get(hand_no)
+
     def take(self, hand_no: int) -> RecordedHand | None:
-        """The complete record of hand ``hand_no`` (once: it is forgotten here)."""
+        """:meth:`hand`, forgotten here once read."""
         return self._done.pop(hand_no, None)
