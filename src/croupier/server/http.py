@@ -296,21 +296,11 @@ async def tournament_entry(request: Request) -> Response:
                 return fail(409, "bad_deal", "a running event and a choice are needed")
             director.deal_action(player, choice)
         elif action == "fill":
-            event = tours.get(tid)
-            reg = event.registration
-            if not any(e.player_id == player for e in reg.entrants):
-                return fail(409, "not_registered", "register before filling seats with bots")
-            if not event.spec.bots_allowed or event.spec.kind == "scheduled":
-                return fail(409, "bots_not_allowed", "this event seats no bots")
-            if event.status != "registering":  # started, finished or cancelled
-                return fail(409, "registration_closed", f"{tid} is {event.status}")
-            i = 0
-            while event.registration.status == "registering" and not reg.full:
-                uid = await asyncio.to_thread(sv.registry.bot_user, f"tour-{tid}", i)
-                i += 1
-                if any(e.player_id == str(uid) for e in reg.entrants):
-                    continue
-                await tours.register(tid, str(uid), f"{tid}-{i}", is_bot=True)
+
+            async def bot_account(pool: str, i: int) -> int:
+                return await asyncio.to_thread(sv.registry.bot_user, pool, i)
+
+            await tours.fill_with_bots(tid, player, bot_account)
         else:
             return fail(404, "not_found", f"unknown action {action!r}")
     except TournamentError as exc:

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
 from typing import Any, cast
 
@@ -291,6 +291,36 @@ class TournamentRegistry:
         if event.spec.kind != "scheduled" and event.registration.full:
             await self._start(event)
         return entrant
+
+    async def fill_with_bots(
+        self,
+        tournament_id: str,
+        player_id: str,
+        bot_account: Callable[[str, int], Awaitable[int]],
+    ) -> int:
+        """A registered player fills the free seats of a Sit & Go or Spin with bots where
+        the event allows them (R-BOT-1); the last seat starts it. ``bot_account(pool, i)``
+        gives the account of the ``i``-th bot of a pool (created once, reused). Returns
+        the bots registered. Refusals: ``not_registered``, ``bots_not_allowed``,
+        ``registration_closed``."""
+        event = self.get(tournament_id)
+        reg = event.registration
+        if not any(e.player_id == player_id for e in reg.entrants):
+            raise TournamentError("not_registered", "register before filling seats with bots")
+        if not event.spec.bots_allowed or event.spec.kind == "scheduled":
+            raise TournamentError("bots_not_allowed", "this event seats no bots")
+        if event.status != "registering":  # started, finished or cancelled
+            raise TournamentError("registration_closed", f"{tournament_id} is {event.status}")
+        added, i = 0, 0
+        limit = 10 * max(event.spec.max_entrants, event.spec.seats, 1)  # a bound, never reached
+        while reg.status is Status.REGISTERING and not reg.full and i < limit:
+            uid = await bot_account(f"tour-{tournament_id}", i)
+            i += 1
+            if any(e.player_id == str(uid) for e in reg.entrants):
+                continue
+            await self.register(tournament_id, str(uid), f"{tournament_id}-{i}", is_bot=True)
+            added += 1
+        return added
 
     def unregister(self, tournament_id: str, player_id: str) -> None:
         """Unregister before the start; the buy-in is refunded."""
