@@ -167,7 +167,10 @@ export function applyEvent(prev, msg, me) {
       s.seats[e.seat.seat] = { ...e.seat };
       break;
     case "sat_out":
-      if (s.seats[e.seat]) s.seats[e.seat].sitting_out = true;
+      if (s.seats[e.seat]) {
+        s.seats[e.seat].sitting_out = true;
+        if (e.reason === "busted") s.seats[e.seat].busted = true; // out of chips (R-SEAT-1)
+      }
       pushLog(s, "log.sat_out", { name: seatName(s, e.seat) });
       break;
     case "sat_in":
