@@ -2,7 +2,12 @@
 cash table is offered a rebuy at once, the dialog states the table's real range, an amount
 outside it is refused with nothing moved, declining keeps the seat out of chips (Reload or
 Leave), and an accepted rebuy moves exactly that amount from the account to the stack in
-one ledger transfer."""
+one ledger transfer.
+
+Two browser players at a private heads-up table: the one under test shoves every hand,
+the other calls everything (and rebuys the maximum when it busts), so each hand is an
+all-in and the shover busts within a few hands (the bots of a lobby table fold to shoves
+too often: a shover there can win for minutes)."""
 
 from __future__ import annotations
 
@@ -17,7 +22,7 @@ from tests.web.conftest import Page, Server
 from tests.web.flows import exchange, my_seat_stack, sign_up, state, untranslated
 
 BUY_MIN, BUY_MAX = 30, 70
-BUST_LIMIT = 300.0  # seconds: shoving every hand at a 4-seat table busts long before
+BUST_LIMIT = 240.0  # seconds: each hand is an all-in, a bust comes in a few hands
 
 
 def _me(page: Any) -> dict[str, Any]:
@@ -25,43 +30,68 @@ def _me(page: Any) -> dict[str, Any]:
     return me
 
 
-def _private_table(page: Any) -> str:
-    """A private No-Limit Hold'em 1/2 table with two bots, buy-ins from 30 to 70."""
+def _private_table(page: Any) -> tuple[str, str]:
+    """A private heads-up No-Limit Hold'em 1/2 table, buy-ins from 30 to 70, no bots;
+    returns its id and invitation link."""
     page.click("nav a[data-view=lobby]")
     page.fill("#p-sb", "1")
     page.fill("#p-bb", "2")
-    page.fill("#p-seats", "4")
+    page.fill("#p-seats", "2")
     page.fill("#p-bmin", str(BUY_MIN))
     page.fill("#p-bmax", str(BUY_MAX))
-    page.check("#p-bots")
+    page.uncheck("#p-bots")
     page.click("#private-form button[type=submit]")
     page.wait_for_selector("#private-result:not([hidden])")
+    link: str = page.input_value("#invite-link")
     page.click("#invite-open")
     page.wait_for_selector("#t-sit:not([hidden])")
     table_id: str = page.evaluate("window.__croupier.table.tableId")
-    return table_id
+    return table_id, link
 
 
-def _shove_until_busted(page: Any) -> int:
-    """All-in at every turn (call when a raise is not possible, show at showdowns) until the
-    rebuy dialog opens; returns how many actions it took."""
+def _sit(page: Any, amount: int) -> None:
+    if not page.is_visible("#sit-dialog[open]"):
+        page.click("#t-sit")
+    page.wait_for_selector("#sit-dialog[open]")
+    assert page.inner_text("#sit-range") == f"From {BUY_MIN} to {BUY_MAX} chips."
+    page.fill("#sit-amount", str(amount))
+    page.click("#sit-confirm")
+    page.wait_for_selector(".seat.me")
+
+
+def _act(page: Any, *, shove: bool) -> bool:
+    """One action if it is this page's turn: all-in (``shove``) or call/check; shows at a
+    showdown. Returns whether it acted."""
+    if not page.is_visible("#actionbar:not([hidden])") or page.evaluate(
+        "window.__croupier.table.busy"
+    ):
+        return False
+    if page.is_visible("#a-show"):
+        page.click("#a-show")
+    elif shove and page.is_visible("#a-raise"):
+        page.click("#sizing [data-preset=max]")
+        page.click("#a-raise")
+    elif page.is_visible("#a-call"):
+        page.click("#a-call")
+    elif page.is_visible("#a-check"):
+        page.click("#a-check")
+    else:
+        return False
+    return True
+
+
+def _shove_until_busted(page: Any, caller: Any) -> int:
+    """``page`` shoves, ``caller`` calls (and rebuys the maximum when busted), until
+    ``page``'s rebuy dialog opens; returns how many shoves and calls it took."""
     deadline = time.monotonic() + BUST_LIMIT
     actions = 0
     while not page.is_visible("#sit-dialog[open]"):
         assert time.monotonic() < deadline, "not busted in time"
-        if page.is_visible("#actionbar:not([hidden])") and page.evaluate(
-            "!window.__croupier.table.busy"
-        ):
-            if page.is_visible("#a-show"):
-                page.click("#a-show")
-            elif page.is_visible("#a-raise"):
-                page.click("#sizing [data-preset=max]")
-                page.click("#a-raise")
-            elif page.is_visible("#a-call"):
-                page.click("#a-call")
-            elif page.is_visible("#a-check"):
-                page.click("#a-check")
-            actions += 1
+        actions += _act(page, shove=True)
+        actions += _act(caller, shove=False)
+        if caller.is_visible("#sit-dialog[open]"):  # the caller busted: rebuy, go on
+            caller.click("#sit-confirm")
+            caller.wait_for_selector("#sit-dialog:not([open])", state="attached")
         page.wait_for_timeout(100)
     return actions
 
@@ -99,29 +129,41 @@ def _refused(page: Any, amount: str, chips: int) -> None:
 
 
 def test_busted_player_is_offered_the_real_rebuy(
-    server: Server, browser_page: Page, artifacts: Path
+    server: Server, browser_page: Page, playwright_: Any, artifacts: Path
 ) -> None:
     """R-SEAT-1, R-ACC-1, R-LOBBY-2: at a private cash table (buy-ins 30 to 70) a player who
-    shoves every hand busts; the rebuy dialog opens at once with the table's range (30 to
-    70: the stack is 0), not the sit-down choices; 5 and 500 are refused with that range
-    and move nothing; declining keeps the seat, sitting out and "out of chips", with Reload
+    shoves every hand against a caller busts; the rebuy dialog opens at once with the
+    table's range (30 to 70: the stack is 0), not the sit-down choices; 5 and 500 are
+    refused with that range and move nothing; declining keeps the seat, sitting out and "out of chips", with Reload
     and Leave (not Sit in); Reload reopens the dialog and 50 moves exactly 50 chips from
     the account to the stack, in one ledger transfer with a unique key."""
     page = browser_page.page
     page.set_default_timeout(45000)
     sign_up(page, server.base, f"r{secrets.token_hex(4)}")
     exchange(page, 200)
-    table_id = _private_table(page)
-    page.click("#t-sit")
-    page.wait_for_selector("#sit-dialog[open]")
-    assert page.inner_text("#sit-range") == f"From {BUY_MIN} to {BUY_MAX} chips."
-    page.fill("#sit-amount", str(BUY_MIN))
-    page.click("#sit-confirm")
-    page.wait_for_selector(".seat.me")
+    table_id, link = _private_table(page)
+    _sit(page, BUY_MIN)
     uid = int(_me(page)["id"])
+    other = Page(playwright_)
+    try:
+        caller = other.page
+        caller.set_default_timeout(45000)
+        sign_up(caller, server.base, f"k{secrets.token_hex(4)}")
+        exchange(caller, 1000)
+        caller.goto(link)
+        caller.wait_for_selector("#t-sit:not([hidden]), #sit-dialog[open]")
+        _sit(caller, BUY_MAX)
+        actions = _shove_until_busted(page, caller)
+        assert actions >= 2
+        _busted_and_rebuys(server, page, table_id, uid, artifacts)
+        assert other.unexpected() == []
+    finally:
+        other.close()
 
-    actions = _shove_until_busted(page)
-    assert actions >= 1
+
+def _busted_and_rebuys(server: Server, page: Any, table_id: str, uid: int, artifacts: Path) -> None:
+    """The rebuy dialog just opened by itself on ``page``: its range, refusals, declining,
+    then a rebuy of 50 checked in the account and the ledger."""
     # at once: the offer came with the hand's end, nobody clicked anything
     assert page.inner_text("#sit-title") == "Reload"
     assert page.inner_text("#sit-confirm") == "Reload"
@@ -144,7 +186,7 @@ def test_busted_player_is_offered_the_real_rebuy(
     page.wait_for_selector(".seat.me .status[data-i18n='table.busted']")
     assert page.is_visible("#t-reload") and page.is_visible("#t-leave")
     assert page.is_hidden("#t-sitin")
-    time.sleep(2)  # the table plays on without the busted seat; nothing is taken from it
+    time.sleep(2)  # nothing is taken from a busted seat sitting out
     assert _me(page)["chips"] == chips
     assert _reload_transfers(server, table_id, uid) == []
 
@@ -161,3 +203,6 @@ def test_busted_player_is_offered_the_real_rebuy(
     moved = _reload_transfers(server, table_id, uid)
     assert moved == [{user_account(uid).key: -50, escrow_account(table_id, uid).key: 50}]
     assert not page.is_visible("#sit-dialog[open]")
+    # the offer is answered: the table no longer waits for this player (multi-table tabs)
+    assert state(page, "s.reload") is None
+    assert not page.evaluate("window.__croupier.multi.needs(window.__croupier.table.state)")

@@ -165,6 +165,8 @@ export function applyEvent(prev, msg, me) {
       break;
     case "seat_changed":
       s.seats[e.seat.seat] = { ...e.seat };
+      // chips again (a reload): the rebuy offer is answered
+      if (String(e.seat.player_id) === String(me) && e.seat.stack > 0) s.reload = null;
       break;
     case "sat_out":
       if (s.seats[e.seat]) {
