@@ -75,7 +75,7 @@ def test_protected_small_blind_facing_the_big_blind_replays() -> None:
     assert "Seat 1: soaker (1 in chips, 162 set aside by the all-in protection)" in lines
     assert "Seat 2: BOT 1 (91 in chips)" in lines
     assert lines.index("soaker: posts small blind 1") < lines.index("BOT 1: posts big blind 2")
-    protected = lines.index("soaker is all-in by the all-in protection (162 set aside)")
+    protected = lines.index("soaker is all-in by the all-in protection (162 set aside).")
     assert lines[protected - 1] == "soaker has timed out while disconnected"
     assert lines.index("BOT 3: folds") < protected < lines.index("*** FLOP *** [Ac Th 5s]")
     assert "soaker: checks" not in lines and "soaker: calls 1" not in lines
@@ -102,7 +102,11 @@ def test_protection_after_a_call_heads_up_replays() -> None:
     assert "Seat 2: bob (6 in chips, 94 set aside by the all-in protection)" in lines
     assert "bob: calls 4" in lines and "bob: checks" not in lines
     assert "cat: bets 10" not in lines and not any(x.startswith("Uncalled") for x in lines)
-    assert "bob is all-in by the all-in protection (94 set aside)" in lines
+    # what the account leaves out is still said, as played
+    assert (
+        "bob is all-in by the all-in protection (94 set aside)."
+        " As played before it: bob checked, cat bet 10."
+    ) in lines
     assert "bob collected 13 from pot" in lines
     assert replay(text, names).stacks == list(s.stacks)
 
@@ -126,9 +130,10 @@ def test_protection_facing_a_bet_multiway_makes_a_side_pot() -> None:
     assert "Seat 2: bob (2 in chips, 98 set aside by the all-in protection)" in lines
     assert "bob: checks" not in lines  # the big blind's option: no decision all-in
     assert lines.index("ann: bets 10") < lines.index("bob has timed out while disconnected")
-    assert lines.index("bob is all-in by the all-in protection (98 set aside)") < lines.index(
-        "cat: calls 10"
+    said = (
+        "bob is all-in by the all-in protection (98 set aside). As played before it: bob checked."
     )
+    assert lines.index(said) < lines.index("cat: calls 10")
     assert lines.index("ann collected 60 from side pot") < lines.index(
         "bob collected 6 from main pot"
     )
@@ -181,6 +186,7 @@ def test_random_protected_hands_replay_to_the_engine_stacks(chunk: int) -> None:
         n = s.n
         names = tuple(f"player{i}" for i in range(n))
         text = _text(events, names)
+        assert text.count("is all-in by the all-in protection") == protections, text
         done = replay(text, names)
         assert done.stacks is not None, text
         if done.stacks == list(s.stacks):

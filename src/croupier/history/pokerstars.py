@@ -176,7 +176,7 @@ def to_pokerstars(game: Game, events: Sequence[Event], info: PokerStarsInfo) -> 
             lines.append("*** HOLE CARDS ***")
             hole_started = True
 
-    for e in events:
+    for index, e in enumerate(events):
         if isinstance(e, ForcedBet):
             who = names[e.player]
             tail = " and is all-in" if e.all_in else ""
@@ -213,9 +213,11 @@ def to_pokerstars(game: Game, events: Sequence[Event], info: PokerStarsInfo) -> 
             top = max(bets)
             if is_protection(e):
                 lines.append(f"{who} has timed out while disconnected")
-                lines.append(
-                    f"{who} is all-in by the all-in protection ({aside[e.player]} set aside)"
-                )
+                said = f"{who} is all-in by the all-in protection ({aside[e.player]} set aside)."
+                if index in counted.played:  # what the account above leaves out, as played
+                    acts = ", ".join(f"{names[p]} {what}" for p, what in counted.played[index])
+                    said += f" As played before it: {acts}."
+                lines.append(said)
             elif e.action is ActionKind.FOLD:
                 folded_on[e.player] = street
                 lines.append(f"{who}: folds")

@@ -22,8 +22,12 @@ all-in in that account, which changes two things only, both chip-neutral:
   came to (the protection returned the rest, so the "Uncalled bet" line shrinks to match),
   and a check by the only player left with chips (no decision either) is not written.
 
+Neither is lost: the protection's own line says them as played ("As played before it:
+bob checked, cat bet 10."), in words no parser takes for an action.
+
 :func:`as_counted` makes that account from the engine's events; the protection itself
-stays in the events (the writer says who timed out and what was set aside).
+stays in the events (the writer says who timed out, what was set aside and what the
+account left out).
 
 >>> from croupier.engine.game import Game
 >>> from croupier.engine.cards import parse_cards
@@ -40,12 +44,14 @@ stays in the events (the writer says who timed out and what was set aside).
 [('call', 1), ('check', 0)]
 >>> any(isinstance(e, ChipsReturned) for e in counted.events)  # the 4 returned: never put in
 False
+>>> list(counted.played.values())  # what the text still says, as played
+[((1, 'raised to 6'),)]
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 from croupier.engine.actions import ActionKind
 from croupier.engine.events import (
@@ -63,11 +69,15 @@ __all__ = ["Counted", "as_counted", "is_protection"]
 @dataclass(frozen=True, slots=True)
 class Counted:
     """The hand as the protection counted it: ``events`` to write, each player's chips in
-    play (``in_play``, by engine position) and the chips set aside by protected player."""
+    play (``in_play``, by engine position), the chips set aside by protected player, and
+    for each protection (by its index in ``events``) the actions as played before it that
+    the account leaves out or counts otherwise (``(player, "checked")``, ``(player, "bet
+    10")``, ``(player, "raised to 30")``), so the text can still say them."""
 
     events: tuple[Event, ...]
     in_play: tuple[int, ...]
     set_aside: dict[int, int]
+    played: dict[int, tuple[tuple[int, str], ...]] = field(default_factory=dict)
 
 
 def is_protection(e: Event) -> bool:
@@ -105,6 +115,8 @@ def as_counted(events: Sequence[Event]) -> Counted:
     folded = [False] * n
     diverted = [0] * n  # chips a rewritten bet did not put in (not returned later)
     out: list[Event] = []
+    played: dict[int, tuple[tuple[int, str], ...]] = {}
+    pending: list[tuple[int, str]] = []  # as played, left out or counted otherwise
 
     def can_answer(q: int, top: int) -> bool:
         return not folded[q] and stacks[q] > 0 and stacks[q] + bets[q] > top
@@ -127,12 +139,20 @@ def as_counted(events: Sequence[Event]) -> Counted:
         elif isinstance(e, Acted):
             p = e.player
             if is_protection(e):
+                if pending:
+                    played[len(out)] = tuple(pending)
+                    pending.clear()
                 out.append(e)
                 continue
             if p in protected and stacks[p] == 0:
+                pending.append((p, "checked"))
                 continue  # a check of p's after their last chip in: no decision all-in
             top = max(bets)
             others = any(can_answer(q, top) for q in range(n) if q != p)
+            if not others and e.action in (ActionKind.RAISE, ActionKind.CHECK):
+                verb = {ActionKind.CHECK: "checked", ActionKind.RAISE: "raised to"}[e.action]
+                verb = "bet" if e.action is ActionKind.RAISE and top == 0 else verb
+                pending.append((p, verb if e.action is ActionKind.CHECK else f"{verb} {e.amount}"))
             if e.action is ActionKind.RAISE and not others:
                 # only a protected player could have answered: the check or call it came to
                 due = min(top - bets[p], stacks[p])
@@ -151,6 +171,5 @@ def as_counted(events: Sequence[Event]) -> Counted:
             stacks[p] -= e.added
             bets[p] += e.added
         out.append(e)
-    return Counted(
-        tuple(out), in_play, {p: started.stacks[p] - in_play[p] for p in sorted(protected)}
-    )
+    aside = {p: started.stacks[p] - in_play[p] for p in sorted(protected)}
+    return Counted(tuple(out), in_play, aside, played)
