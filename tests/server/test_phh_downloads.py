@@ -21,6 +21,7 @@ from typer.testing import CliRunner
 from croupier.cli import app
 from croupier.engine.cards import Card
 from croupier.history.phh import HandHistory, Verb, load_phh
+from tests.history.pokerstars_replay import replay
 from tests.server.live import ORIGIN, Client, LiveServer, fast_settings, register_and_login, running
 from tests.server.test_followups import Player, _drive, _fund, _passive
 
@@ -208,7 +209,8 @@ def test_a_hand_with_an_all_in_protection_downloads_and_replays(
 ) -> None:
     """R-TIME-2, issue 10: a player drops their connection mid-hand at a room table; the
     table protects them all-in on their turn; the hand's PHH (both the archive's and the
-    other player's download) records the protection and verifies exact."""
+    other player's download) records the protection and verifies exact, and its
+    PokerStars text says the protection and replays in PokerKit to the archive's stacks."""
     tokens = {n: register_and_login(server.url, n) for n in ("stayer", "leaver")}
     for t in tokens.values():
         _fund(server, t)
@@ -258,6 +260,14 @@ def test_a_hand_with_an_all_in_protection_downloads_and_replays(
                 continue
             r = h.get(f"/api/hands/{table_id}/{row['hand_id']}.phh")
             assert r.status_code == 200 and "# croupier: p" in r.text, r.text
+            # the PokerStars text says the protection and replays exactly in PokerKit
+            # (its chips in play, plus the chips the text sets aside)
+            stored = archive.get(table_id, row["hand_id"]).summary
+            txt = h.get(f"/api/hands/{table_id}/{row['hand_id']}.txt")
+            assert txt.status_code == 200, txt.text
+            assert "leaver is all-in by the all-in protection" in txt.text, txt.text
+            ended = [e for e in stored["events"] if e["type"] == "hand_ended"][-1]
+            assert replay(txt.text, stored["names"]).stacks == ended["stacks"], txt.text
             for text in (full, r.text):
                 path = tmp_path / f"{row['hand_id']}-{len(protected)}.phh"
                 path.write_text(text)

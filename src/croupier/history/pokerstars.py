@@ -62,6 +62,7 @@ from croupier.engine.events import (
     RakeTaken,
 )
 from croupier.engine.game import Game, Structure
+from croupier.history.pokerstars_protect import as_counted, is_protection
 
 __all__ = ["PokerStarsError", "PokerStarsInfo", "to_pokerstars"]
 
@@ -103,6 +104,23 @@ def _name(name: str) -> str:
     return name.replace("\n", " ").replace(":", "_").strip() or "?"
 
 
+def _pot(pot: int, side_pots: int) -> str:
+    """PokerStars' name of pot ``pot`` (0: the main pot) in a hand of ``side_pots``."""
+    if side_pots == 0:
+        return "pot"
+    if pot == 0:
+        return "main pot"
+    return "side pot" if side_pots == 1 else f"side pot-{pot}"
+
+
+def _pots(ended: HandEnded, side_pots: int) -> str:
+    """The summary's " Main pot X. Side pot-1 Y." part (empty without side pots)."""
+    if side_pots == 0:
+        return ""
+    names = [_pot(i, side_pots).capitalize() for i in range(len(ended.pots))]
+    return "".join(f" {name} {pot.amount}." for name, pot in zip(names, ended.pots, strict=True))
+
+
 def to_pokerstars(game: Game, events: Sequence[Event], info: PokerStarsInfo) -> str:
     """PokerStars-style text of one hand (see the module example)."""
     variant = _VARIANTS.get(game.variant.key)
@@ -131,8 +149,16 @@ def to_pokerstars(game: Game, events: Sequence[Event], info: PokerStarsInfo) -> 
         f" - {when:%Y/%m/%d} {when.hour}:{when:%M:%S} UTC",
         f"Table '{_name(info.table)}' {info.max_seats}-max Seat #{info.seats[-1] + 1} is the button",
     ]
+    counted = as_counted(events)
+    events, aside = counted.events, counted.set_aside
     for p in sorted(range(n), key=lambda p: info.seats[p]):
-        lines.append(f"Seat {info.seats[p] + 1}: {names[p]} ({started.stacks[p]} in chips)")
+        chips = f"{counted.in_play[p]} in chips"
+        if p in aside:  # R-TIME-2: the hand counted only the chips in play (see the module)
+            chips += f", {aside[p]} set aside by the all-in protection"
+        lines.append(f"Seat {info.seats[p] + 1}: {names[p]} ({chips})")
+    ended = [e for e in events if isinstance(e, HandEnded)]
+    side_pots = max(len(ended[-1].pots) - 1, 0) if ended else 0
+    awards: list[tuple[int, str]] = []
     bets = [0] * n
     board: list[Card] = []
     folded_on: dict[int, int] = {}
@@ -150,7 +176,7 @@ def to_pokerstars(game: Game, events: Sequence[Event], info: PokerStarsInfo) -> 
             lines.append("*** HOLE CARDS ***")
             hole_started = True
 
-    for e in events:
+    for index, e in enumerate(events):
         if isinstance(e, ForcedBet):
             who = names[e.player]
             tail = " and is all-in" if e.all_in else ""
@@ -185,7 +211,14 @@ def to_pokerstars(game: Game, events: Sequence[Event], info: PokerStarsInfo) -> 
             who = names[e.player]
             tail = " and is all-in" if e.all_in else ""
             top = max(bets)
-            if e.action is ActionKind.FOLD:
+            if is_protection(e):
+                lines.append(f"{who} has timed out while disconnected")
+                said = f"{who} is all-in by the all-in protection ({aside[e.player]} set aside)."
+                if index in counted.played:  # what the account above leaves out, as played
+                    acts = ", ".join(f"{names[p]} {what}" for p, what in counted.played[index])
+                    said += f" As played before it: {acts}."
+                lines.append(said)
+            elif e.action is ActionKind.FOLD:
                 folded_on[e.player] = street
                 lines.append(f"{who}: folds")
             elif e.action is ActionKind.CHECK:
@@ -218,14 +251,17 @@ def to_pokerstars(game: Game, events: Sequence[Event], info: PokerStarsInfo) -> 
         elif isinstance(e, RakeTaken | LevyTaken):
             rake += e.amount
         elif isinstance(e, PotAwarded):
-            where = "pot" if e.pot == 0 else f"side pot-{e.pot}"
             for p, amount in zip(e.winners, e.amounts, strict=True):
                 if amount:
                     collected[p] += amount
-                    lines.append(f"{names[p]} collected {amount} from {where}")
+                    awards.append(
+                        (e.pot, f"{names[p]} collected {amount} from {_pot(e.pot, side_pots)}")
+                    )
         elif isinstance(e, HandEnded):
+            # PokerStars order: the last side pot first, the main pot last
+            lines.extend(line for _, line in sorted(awards, key=lambda a: -a[0]))
             lines.append("*** SUMMARY ***")
-            lines.append(f"Total pot {sum(collected) + rake} | Rake {rake}")
+            lines.append(f"Total pot {sum(collected) + rake}{_pots(e, side_pots)} | Rake {rake}")
             if board:
                 lines.append(f"Board [{_cards(board)}]")
             for p in sorted(range(n), key=lambda p: info.seats[p]):

@@ -165,9 +165,14 @@ export function applyEvent(prev, msg, me) {
       break;
     case "seat_changed":
       s.seats[e.seat.seat] = { ...e.seat };
+      // chips again (a reload): the rebuy offer is answered
+      if (String(e.seat.player_id) === String(me) && e.seat.stack > 0) s.reload = null;
       break;
     case "sat_out":
-      if (s.seats[e.seat]) s.seats[e.seat].sitting_out = true;
+      if (s.seats[e.seat]) {
+        s.seats[e.seat].sitting_out = true;
+        if (e.reason === "busted") s.seats[e.seat].busted = true; // out of chips (R-SEAT-1)
+      }
       pushLog(s, "log.sat_out", { name: seatName(s, e.seat) });
       break;
     case "sat_in":

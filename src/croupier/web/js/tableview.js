@@ -281,13 +281,15 @@ export class TableView {
     const high = r ? r.max : s ? s.buy_in_max : 0;
     const min = Math.max(1, low - stack);
     const max = high ? Math.max(min, high - stack) : Math.max(min, this.balance());
+    $("#sit-blind").hidden = true; // a reload has no first-hand choice (R-SEAT-3 is for sitting)
     this.openAmountDialog("table.reload", min, max, max, (amount) =>
-      this.command({ type: "reload", amount }).then(() => this.ctx.refreshAccount()));
+      this.command({ type: "reload", amount }).then(() => this.ctx.refreshAccount()), "table.reload");
   }
 
-  openAmountDialog(titleKey, min, max, value, then) {
+  openAmountDialog(titleKey, min, max, value, then, confirmKey = "sit.confirm") {
     const d = $("#sit-dialog");
     setT($("#sit-title"), titleKey);
+    setT($("#sit-confirm"), confirmKey);
     const noMax = this.summary && this.summary.buy_in_max === 0;
     if (noMax) setT($("#sit-range"), "rules.sit_range_no_max", { min: fmt(min) });
     else setT($("#sit-range"), "sit.range", { min: fmt(min), max: fmt(max) });
@@ -597,7 +599,8 @@ export class TableView {
     const status = [];
     if (hp && hp.folded) status.push("table.folded");
     else if (hp && hp.all_in) status.push("table.all_in");
-    if (info.sitting_out) status.push("table.sitting_out");
+    if (info.busted) status.push("table.busted");
+    else if (info.sitting_out) status.push("table.sitting_out");
     if (info.disconnected_at !== null && info.disconnected_at !== undefined) status.push("table.disconnected");
     if (hp && hp.last && !hp.folded && !hp.all_in) status.push(`table.last.${hp.last}`);
     for (const k of status) node.append(el("span", { class: "status", t: k }));
@@ -688,7 +691,8 @@ export class TableView {
     const info = seat === null ? null : s.seats[seat];
     $("#t-sit").hidden = seat !== null || !this.ctx.account || !this.live;
     $("#t-sitout").hidden = !info || info.sitting_out;
-    $("#t-sitin").hidden = !info || !info.sitting_out;
+    // busted: no chips to sit in with; the seat offers Reload and Leave (R-SEAT-1)
+    $("#t-sitin").hidden = !info || !info.sitting_out || !!info.busted;
     $("#t-reload").hidden = !info;
     $("#t-leave").hidden = !info;
     this.renderBlindChoice(info);
