@@ -307,7 +307,7 @@ class Session:
             if not self.actor.alive:
                 return "the table stopped"
             if s.settled >= hands:
-                return f"{hands} hands played"
+                return f"{hands} hand{'s' if hands != 1 else ''} played"
             if self.left or ME not in s.seat_of:
                 return "you left the table"
             if not done:

@@ -155,7 +155,7 @@ class Scene:
         if isinstance(d, SatIn):
             if self.seat_of.get(self.me) == d.seat:
                 self.sitting_out = False
-            post = " and posts what is owed next hand" if d.post_now else ""
+            post = ", posting what is owed at the next hand" if d.post_now else ""
             return [f"{self._seat_name(d.seat)} is back{post}."]
         if isinstance(d, SeatChanged):
             changed = d.seat
