@@ -174,7 +174,7 @@ def parse_answer(text: str, legal: LegalActions, command_id: str) -> Command:
         return Act(command_id, ME, "raise", int(rest[0]))
     if head in ("d", "draw"):
         return Draw(command_id, ME, "".join(rest))
-    if head[0] in "rd" and head[1:].isdigit() and head[0] == "r":
+    if head.startswith("r") and head[1:].isdigit():  # "r12"
         return Act(command_id, ME, "raise", int(head[1:]))
     raise Unknown(f"unknown action {text.strip()!r} (? for help)")
 
