@@ -25,6 +25,7 @@ from typing import Any
 import httpx
 
 from tests.server.live import ORIGIN, Client, free_port
+from tests.waiting import WaitTimeout, wait_until
 
 CROUPIER = str(Path(sys.executable).with_name("croupier"))
 
@@ -77,17 +78,22 @@ class ServerProcess:
                 stdout=out,
                 stderr=subprocess.STDOUT,
             )
-        deadline = began + timeout
-        while True:
+        proc = self.proc
+
+        def healthy() -> bool:
+            if proc.poll() is not None:
+                raise RuntimeError(f"server exited at start: {self.log.read_text()[-3000:]}")
             try:
-                if httpx.get(f"{self.base}/health", timeout=1).status_code == 200:
-                    return time.monotonic() - began
+                return httpx.get(f"{self.base}/health", timeout=1).status_code == 200
             except httpx.HTTPError:
-                pass
-            if self.proc.poll() is not None or time.monotonic() > deadline:
-                self.proc.kill()
-                raise RuntimeError(f"server did not start: {self.log.read_text()[-3000:]}")
-            time.sleep(0.05)
+                return False
+
+        try:
+            wait_until(healthy, timeout, "the chaos server's /health", interval=0.05)
+        except WaitTimeout:
+            proc.kill()
+            raise
+        return time.monotonic() - began
 
     def kill(self) -> None:
         """SIGKILL: no shutdown code runs."""
@@ -331,7 +337,7 @@ async def spin_running(boot: ChaosBoot) -> None:
             while time.monotonic() < deadline:
                 table_id = await _spin_table(boot, http, player.pid)
                 if table_id is None:
-                    await asyncio.sleep(0.1)
+                    await asyncio.sleep(0.1)  # poll interval: look for the next Spin again
                     continue
                 if table_id != current:
                     if current is not None:

@@ -6,7 +6,6 @@ import asyncio
 import json
 import socket
 import threading
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -17,6 +16,7 @@ from websockets.asyncio.client import ClientConnection, connect
 
 from croupier.server.app import create_app
 from croupier.server.settings import Settings
+from tests.waiting import wait_until
 
 ORIGIN = "http://good.example"
 
@@ -72,11 +72,11 @@ class LiveServer:
 
     def start(self) -> None:
         self.thread.start()
-        deadline = time.monotonic() + 30
-        while not self.server.started:
-            if time.monotonic() > deadline or not self.thread.is_alive():
-                raise RuntimeError("the server did not start")
-            time.sleep(0.02)
+        wait_until(
+            lambda: self.server.started or not self.thread.is_alive(), 30, "the server to start"
+        )
+        if not self.server.started:
+            raise RuntimeError("the server thread ended before the server started")
 
     def stop(self) -> None:
         self.server.should_exit = True

@@ -27,6 +27,7 @@ from tests.server.live import (
     register_and_login,
     running,
 )
+from tests.waiting import async_wait_until
 
 
 @pytest.fixture(scope="module")
@@ -434,12 +435,13 @@ def test_quick_match_tables_stay_out_of_the_lobby_and_close_when_left(
             await c.send({"type": "subscribe", "table_id": table_id})
             await c.expect("subscribed")
             await c.send({"type": "leave", "table_id": table_id, "id": c.next_id()})
-        loop = asyncio.get_running_loop()
-        deadline = loop.time() + 40
-        while table_id in registry.tables and loop.time() < deadline:
-            await asyncio.sleep(0.5)
-        for c in clients:
-            await c.close()
+        try:
+            await async_wait_until(
+                lambda: table_id not in registry.tables, 40, "the emptied arcade table to close"
+            )
+        finally:
+            for c in clients:
+                await c.close()
         return table_id
 
     table_id = asyncio.run(go())

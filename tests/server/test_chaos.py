@@ -35,6 +35,7 @@ from tests.server.chaos import (
     register,
     seed_tournaments,
 )
+from tests.waiting import wait_until
 
 SOAK = os.environ.get("CROUPIER_SOAK") == "1"
 KILLS = int(os.environ.get("CROUPIER_CHAOS_KILLS", "100" if SOAK else "10"))
@@ -55,11 +56,14 @@ def _cli_audit(url: str) -> Result:
 
 
 def _wait_ready(boot: ChaosBoot, timeout: float = 120.0) -> None:
-    deadline = time.monotonic() + timeout
-    while len(boot.ready) < len(WORKLOADS) and time.monotonic() < deadline:
-        time.sleep(0.05)
-    for event in boot.ready.values():
-        event.wait(max(0.0, deadline - time.monotonic()))
+    """Every workload in full swing (each sets its event, also when it fails)."""
+    wait_until(
+        lambda: (
+            len(boot.ready) >= len(WORKLOADS) and all(e.is_set() for e in list(boot.ready.values()))
+        ),
+        timeout,
+        f"every chaos workload to be in full swing ({len(WORKLOADS)} of them)",
+    )
 
 
 def _chips(url: str) -> tuple[int, int, dict[str, int]]:
@@ -109,6 +113,7 @@ def test_sigkill_chaos_keeps_every_chip(tmp_path: Path) -> None:
             boot = ChaosBoot(server, players, random.Random(rng.random()))
             thread = _run_workloads(boot)
             _wait_ready(boot)
+            # Not a wait: the kill comes at a random moment of full play (the chaos itself).
             time.sleep(rng.uniform(0.0, 2.5))
             server.kill()
             thread.join(30)

@@ -9,7 +9,6 @@ import asyncio
 import os
 import subprocess
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
@@ -28,6 +27,7 @@ from tests.server.live import (
     register_and_login,
     running,
 )
+from tests.waiting import async_wait_until, wait_until
 
 TABLE = "nlhe-1-2"
 
@@ -82,6 +82,7 @@ def test_time_bank_over_the_websocket(server: LiveServer) -> None:
         assert used["event"]["deadline"] == pytest.approx(deadline + 60.0)
         again = await c.command({"type": "time_bank", "table_id": TABLE})
         assert (again["accepted"], again["code"]) == (False, "time_bank_in_use")
+        # Not a wait: one real second passes on the normal clock, which costs no bank.
         await asyncio.sleep(1.0)
         legal = turn["event"]["view"]["legal"]
         action = "check" if legal["can_check"] else "fold"
@@ -136,7 +137,10 @@ def test_a_dropped_socket_within_the_grace_keeps_the_turn(server: LiveServer) ->
         assert (await c.command({"type": "sit", "table_id": TABLE, "buy_in": 200}))["accepted"]
         turn = await _my_turn(c, me)
         await c.close()
-        await asyncio.sleep(2.0)
+        table = server.app.state.services.registry.get(TABLE).actor.table
+        await async_wait_until(
+            lambda: not table.seat_of(me).connected, 10, "the table to note the dropped socket"
+        )
         c2 = await Client.open(server.ws_url, token)
         await c2.send({"type": "subscribe", "table_id": TABLE})
         snap = await c2.expect("snapshot")
@@ -184,15 +188,17 @@ def test_croupier_serve_port_accepts_its_own_origin(tmp_path: Path) -> None:
         stderr=subprocess.DEVNULL,
     )
     try:
-        deadline = time.monotonic() + 60
-        while True:
+
+        def up() -> bool:
+            if proc.poll() is not None:
+                raise AssertionError("croupier serve exited at start")
             try:
                 httpx.get(f"http://127.0.0.1:{port}/api/tables", timeout=1.0)
-                break
             except httpx.HTTPError:
-                if time.monotonic() > deadline or proc.poll() is not None:
-                    raise AssertionError("croupier serve did not start") from None
-                time.sleep(0.2)
+                return False
+            return True
+
+        wait_until(up, 60, "croupier serve to answer HTTP")
 
         async def go() -> None:
             url = f"ws://127.0.0.1:{port}/ws"

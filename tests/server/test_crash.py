@@ -17,6 +17,7 @@ import pytest
 from croupier.store import open_store
 from croupier.table.journal import HandVoidRecord, plan_recovery
 from tests.server.live import free_port
+from tests.waiting import wait_until
 
 TABLES = [f"bots-{i}" for i in range(1, 21)]
 
@@ -47,7 +48,7 @@ def _start(url: str, port: int, log: Path, **extra: str) -> subprocess.Popen[byt
         if proc.poll() is not None or time.monotonic() > deadline:
             proc.kill()
             raise RuntimeError(f"server did not start: {log.read_text()[-2000:]}")
-        time.sleep(0.1)
+        time.sleep(0.1)  # poll interval of the bounded start-up wait above
 
 
 def _settled(port: int) -> int:
@@ -79,10 +80,7 @@ def test_sigkill_mid_hands_restart_voids_and_refunds(database_url: str, tmp_path
     port = free_port()
     proc = _start(database_url, port, log)
     try:
-        deadline = time.monotonic() + 60
-        while _settled(port) < 100 and time.monotonic() < deadline:
-            time.sleep(0.2)
-        assert _settled(port) >= 100
+        wait_until(lambda: _settled(port) >= 100, 60, "100 hands settled before the kill")
     finally:
         proc.send_signal(signal.SIGKILL)
         proc.wait(30)
@@ -92,8 +90,8 @@ def test_sigkill_mid_hands_restart_voids_and_refunds(database_url: str, tmp_path
 
     port = free_port()
     proc = _start(database_url, port, log)
-    try:
-        time.sleep(1.0)
+    try:  # the restored tables deal again before the graceful stop
+        wait_until(lambda: _settled(port) >= 1, 60, "a hand settled after the restart")
     finally:
         proc.send_signal(signal.SIGTERM)
         # uvicorn re-raises SIGTERM after its graceful shutdown: exit status 0 or -15

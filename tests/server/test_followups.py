@@ -6,7 +6,6 @@ split over the WebSocket."""
 from __future__ import annotations
 
 import asyncio
-import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -18,6 +17,7 @@ import pytest
 from croupier.engine.game import Game
 from croupier.lobby import TableSpec
 from tests.server.live import ORIGIN, Client, LiveServer, fast_settings, register_and_login, running
+from tests.waiting import wait_until
 
 
 @pytest.fixture(scope="module")
@@ -101,7 +101,7 @@ async def _play_hands(
             await c.send({**_answer(ev, table_id), "id": c.next_id()})
         elif ev["type"] == "hand_settled" and dealt:
             played.append(str(ev["hand_no"]))
-            await asyncio.sleep(0.2)  # the registry archives the hand just after it settles
+            # ``until`` reads the archive, waiting for the hand (archived just after it settles)
             if until(played[-1]) or len(played) >= max_hands:
                 return played
 
@@ -111,14 +111,13 @@ def _archived(archive: Any, table_id: str, hand_id: str, timeout: float = 10.0) 
     just after it settles, off the event loop)."""
     from croupier.store.errors import NotFoundError
 
-    deadline = time.monotonic() + timeout
-    while True:
+    def found() -> Any:
         try:
             return archive.get(table_id, hand_id)
         except NotFoundError:
-            if time.monotonic() > deadline:
-                raise
-            time.sleep(0.05)
+            return None
+
+    return wait_until(found, timeout, f"hand {table_id}/{hand_id} in the archive")
 
 
 def _get(srv: LiveServer, token: str, path: str) -> httpx.Response:

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import asyncio
 from pathlib import Path
-from typing import Any
 
 import httpx
 import pytest
@@ -16,6 +15,7 @@ from croupier.store import open_store
 from croupier.table.journal import HandStartRecord, Restarted, SeatsRecord, plan_recovery
 from croupier.table.seating import Seat
 from tests.server.live import ORIGIN, Client, LiveServer, fast_settings, register_and_login
+from tests.waiting import async_wait_until
 
 BUY_IN = 200
 FUNDS = 500
@@ -30,13 +30,6 @@ def _fund(srv: LiveServer, token: str) -> int:
     )
     assert r.status_code == 200, r.text
     return int(httpx.get(srv.url + "/api/me", headers=headers).json()["id"])
-
-
-async def _wait(predicate: Any, timeout: float = 20.0) -> None:
-    deadline = asyncio.get_running_loop().time() + timeout
-    while not predicate():
-        assert asyncio.get_running_loop().time() < deadline, "timed out"
-        await asyncio.sleep(0.05)
 
 
 def _stacks_before_restart(url: str, table_id: str) -> dict[int, int]:
@@ -94,8 +87,12 @@ def test_restart_returns_every_cash_stack_and_empties_every_seat(tmp_path: Path)
             sit = {"type": "sit", "table_id": "bots-1", "buy_in": BUY_IN}
             assert (await clients["pub"].command(sit))["accepted"]
             registry = srv.app.state.services.registry
-            await _wait(lambda: registry.get(tables["private"]).actor.table.hand_no >= 1)
-            await _wait(lambda: registry.get(tables["quick"]).actor.table.hand_no >= 1)
+            for kind in ("private", "quick"):
+                await async_wait_until(
+                    lambda kind=kind: registry.get(tables[kind]).actor.table.hand_no >= 1,
+                    20,
+                    f"a hand dealt at the {kind} table",
+                )
             for c in clients.values():
                 await c.close()
 
@@ -121,7 +118,9 @@ def test_restart_returns_every_cash_stack_and_empties_every_seat(tmp_path: Path)
             # R-TIME-2: the table counts all-in protections in the room's store, per account
             assert live.actor.table.quota is srv.app.state.services.store.protections
             start = live.actor.table.hand_no
-            await _wait(lambda: live.actor.table.hand_no >= start + 3)
+            await async_wait_until(
+                lambda: live.actor.table.hand_no >= start + 3, 20, "three more hands dealt"
+            )
             assert str(ids["pub"]) not in {s.player_id for s in live.actor.table.seats.values()}
 
         asyncio.run(after())

@@ -18,6 +18,7 @@ import pytest
 
 from tests.server.live import Client, LiveServer, fast_settings, register_and_login, running
 from tests.server.test_followups import Player, _drain, _drive, _fund, _get, _passive
+from tests.waiting import async_wait_until
 
 
 @pytest.fixture(scope="module")
@@ -481,11 +482,11 @@ def test_new_player_waits_for_the_big_blind_or_posts_now(server: LiveServer) -> 
             for p in players
         ]
         # wait for a hand in progress, then the third sits and waits
-        loop = asyncio.get_running_loop()
-        deadline = loop.time() + 30
-        while not any(e["type"] == "hand_began" for e in players[0].events):
-            assert loop.time() < deadline
-            await asyncio.sleep(0.02)
+        await async_wait_until(
+            lambda: any(e["type"] == "hand_began" for e in players[0].events),
+            30,
+            "a hand in progress",
+        )
         c, pid = await _login(server, "pol")
         third = Player("pol", c, pid)
         spec = server.app.state.services.registry.tables[table_id].spec

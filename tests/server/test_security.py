@@ -29,6 +29,7 @@ from tests.server.live import (
     register_and_login,
     running,
 )
+from tests.waiting import async_wait_until
 
 PASSWORD = "correct horse battery"
 
@@ -507,11 +508,9 @@ def test_idle_private_tables_close_and_free_the_cap(tmp_path: Path) -> None:
             await s.expect("subscribed")
             sat = await s.command({"type": "sit", "table_id": kept["table_id"], "buy_in": 100})
             assert sat["accepted"], sat
-            loop = asyncio.get_running_loop()
-            deadline = loop.time() + 60
-            while table_id in sv.registry.tables and loop.time() < deadline:
-                await asyncio.sleep(0.1)
-            assert table_id not in sv.registry.tables, "the idle table did not close"
+            await async_wait_until(
+                lambda: table_id not in sv.registry.tables, 60, "the idle private table to close"
+            )
             assert kept["table_id"] in sv.registry.tables  # a human is seated there
             gone = await c.command({"type": "join_private", "code": code})
             assert gone["code"] == "bad_code"

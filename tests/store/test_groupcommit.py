@@ -16,6 +16,7 @@ from croupier.table.eventlog import EventLog
 from croupier.table.events import SatIn, TableEvent
 from croupier.table.journal import HandEndRecord, Restarted, SeatsRecord
 from croupier.table.seating import Seat
+from tests.waiting import async_wait_until
 
 pytestmark = pytest.mark.rules("R-CRASH-1")
 
@@ -55,7 +56,9 @@ def test_many_tables_in_one_transaction_and_events_held_until_durable(store: Sto
             assert all(seen[t] == [] for t in tables), "published before durable"
         for t in tables:
             await asyncio.wait_for(journal.flushed(t), 30)
-        await asyncio.sleep(0)
+        await async_wait_until(
+            lambda: all(seen[t] for t in tables), 10, "every table's event published once durable"
+        )
         assert {t: seen[t] for t in tables} == {t: [(1, 1)] for t in tables}
         assert failed == []
         journal.close()
@@ -101,10 +104,7 @@ def test_a_failing_record_stops_its_table_only(store: Store) -> None:
             logs["bad"].publish(SatIn(0), hand_no=7)
         await asyncio.wait_for(journal.flushed("ok"), 30)
         await asyncio.wait_for(journal.flushed("bad"), 30)
-        for _ in range(100):
-            if failed:
-                break
-            await asyncio.sleep(0.01)
+        await async_wait_until(lambda: failed, 10, "the failed table told of its failure")
         journal.close()
         return seen, failed
 

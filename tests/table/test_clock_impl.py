@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import asyncio
 
+from tests.waiting import async_wait_until
+
 from croupier.table import AsyncioClock, FakeClock
 
 
@@ -16,7 +18,7 @@ def test_fake_clock_fires_in_time_order_and_awaits_callbacks() -> None:
         seen: list[tuple[str, float]] = []
 
         async def slow(tag: str) -> None:
-            await asyncio.sleep(0)
+            await asyncio.sleep(0)  # not a wait: the callback yields, the clock must await it
             seen.append((tag, clock.now()))
 
         clock.call_at(105, lambda: slow("b"))
@@ -47,8 +49,7 @@ def test_asyncio_clock_uses_the_loop() -> None:
 
         clock.call_at(clock.now(), lambda: seen.append("plain"))
         clock.call_at(clock.now(), later)
-        for _ in range(5):
-            await asyncio.sleep(0)
+        await async_wait_until(lambda: len(seen) == 2, 5, "both timers due now to fire")
         assert seen == ["plain", "awaitable"]
         assert clock.now() <= asyncio.get_running_loop().time()
 

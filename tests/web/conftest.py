@@ -14,13 +14,14 @@ import socket
 import subprocess
 import sys
 import tempfile
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
+
+from tests.waiting import wait_until
 
 CHROMIUM = "/usr/bin/chromium"
 ARGS = [
@@ -85,17 +86,18 @@ class Server:
             self.proc = subprocess.Popen(
                 [sys.executable, str(SERVE)], env=self.env(), stdout=out, stderr=subprocess.STDOUT
             )
-        deadline = time.monotonic() + 90  # a loaded machine imports slowly
-        while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
+        proc = self.proc
+
+        def healthy() -> bool:
+            if proc.poll() is not None:
                 raise RuntimeError(f"server exited: {self.log.read_text()[-2000:]}")
             try:
-                if httpx.get(f"{self.base}/health", timeout=1).status_code == 200:
-                    return
+                return httpx.get(f"{self.base}/health", timeout=1).status_code == 200
             except httpx.HTTPError:
-                pass
-            time.sleep(0.1)
-        raise RuntimeError("server did not start in 90 s")
+                return False
+
+        # a loaded machine imports slowly
+        wait_until(healthy, 90, f"the test server's /health at {self.base}", interval=0.1)
 
     def stop(self) -> None:
         if self.proc is not None and self.proc.poll() is None:

@@ -106,6 +106,21 @@ def stacks(page: Any) -> list[str]:
     return texts
 
 
+def history_row(page: Any, row: str, timeout: float = 30.0) -> Any:
+    """The history page's ``row`` (a selector), once the server has archived that hand
+    (it does so just after the hand settles): the page is opened again until it lists it."""
+    deadline = time.monotonic() + timeout
+    while True:
+        page.click("nav a[data-view=history]")
+        page.wait_for_selector("#hands")
+        if page.locator(row).count():
+            return page.locator(row)
+        if time.monotonic() > deadline:
+            raise AssertionError(f"{row} not in the history after {timeout:g} s")
+        page.wait_for_timeout(300)  # poll interval: the page is reloaded below
+        page.click("nav a[data-view=lobby]")
+
+
 def state(page: Any, expr: str) -> Any:
     return page.evaluate(f"(() => {{ const s = window.__croupier.table.state; return {expr}; }})()")
 
@@ -142,7 +157,9 @@ def play_to_showdown(
             elif page.is_visible("#a-call"):
                 page.keyboard.press("c") if keyboard else page.click("#a-call")
             else:
-                page.wait_for_timeout(100)
+                page.wait_for_timeout(
+                    100
+                )  # poll interval of the bounded loop (it looks at the page again)
                 continue
             acted += 1
             hand_acted = hand
@@ -153,5 +170,5 @@ def play_to_showdown(
             and state(page, "s.handNo") == hand_acted
         ):
             return {"acted": acted, "before": before, "after": stacks(page), "raised": raised}
-        page.wait_for_timeout(100)
+        page.wait_for_timeout(100)  # poll interval of the bounded loop (it looks at the page again)
     raise AssertionError(f"no showdown in {limit} s (acted {acted} times)")

@@ -129,7 +129,12 @@ def test_entry_icon_and_level_message_before_any_buy_in(
     assert page.locator("#sit-dialog[open]").count() == 0
     # The table page itself never opens the buy-in dialog for a gated player either.
     page.goto(f"{server.base}/#/table/arcade-1-2")
-    page.wait_for_timeout(500)
+    # the table view has the server's answer to its subscription (a snapshot, or the
+    # refusal a player not seated at an arcade table gets): any dialog would be open now
+    page.wait_for_function(
+        "(() => { const t = window.__croupier.table; return t.tableId === 'arcade-1-2'"
+        " && (t.live || !document.querySelector('#toast').hidden); })()"
+    )
     assert page.locator("#sit-dialog[open]").count() == 0
     # The account page: how experience is earned, and both kinds of diamonds.
     page.goto(f"{server.base}/#/account")
@@ -148,7 +153,8 @@ def test_entry_icon_hidden_while_the_arcade_is_closed(
     opens, and an arcade table's Play says it is closed instead of opening the buy-in."""
     page = browser_page.page
     sign_up(page, closed_server.base, "night_owl")
-    page.wait_for_timeout(1500)  # a lobby message or two
+    # the arcade's status (GET /api/arcade) is known, and drawn
+    page.wait_for_function("window.__croupier.arcade && window.__croupier.arcade.status !== null")
     assert page.locator("#arcade-entry").is_hidden()
     page.goto(f"{closed_server.base}/#/arcade")
     page.wait_for_selector("#view-arcade:not([hidden])")

@@ -355,7 +355,7 @@ def test_draw_game_discards_chosen_cards(server: Server, browser_page: Page) -> 
                 if page.is_visible(sel):
                     page.click(sel)
                     break
-        page.wait_for_timeout(100)
+        page.wait_for_timeout(100)  # poll interval of the bounded loop (it looks at the page again)
     raise AssertionError("no draw in 60 s")
 
 

@@ -61,8 +61,10 @@ def play_round_mouse(pages: list[Any], limit: float = 60) -> None:
             if p.is_visible("#c-play") and p.is_enabled("#c-play"):
                 phase = cs(p, "s.phase")
                 p.click("#c-fold" if phase == "river" else "#c-play")
-                p.wait_for_timeout(150)
-        pages[0].wait_for_timeout(100)
+                p.wait_for_timeout(150)  # poll interval: this loop looks at every page again
+        pages[0].wait_for_timeout(
+            100
+        )  # poll interval of the bounded loop (it looks at the page again)
     raise AssertionError("the round did not end")
 
 
@@ -217,7 +219,7 @@ def test_pay_tables_hint_french_and_phone(
             page.screenshot(path=str(artifacts / "casino-390-turn.png"), full_page=True)
         # French
         page.select_option("#lang", "fr")
-        page.wait_for_timeout(200)
+        page.wait_for_function("document.querySelector('.c-wallet').innerText.includes('Solde')")
         assert page.inner_text("#c-balance").strip() != ""
         assert "Solde" in page.inner_text(".c-wallet") and "Mise" in page.inner_text(".c-wallet")
         assert untranslated(page) == []

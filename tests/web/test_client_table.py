@@ -15,7 +15,7 @@ import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from tests.web.conftest import Page, Server, _need_chromium
-from tests.web.flows import PASSWORD, exchange, ready, sign_up, state, untranslated
+from tests.web.flows import PASSWORD, exchange, history_row, ready, sign_up, state, untranslated
 
 GEOMETRY_JS = """
 () => {
@@ -199,6 +199,8 @@ def test_away_longer_than_the_grace_is_explained(server: Server, playwright_: An
         my_turn(page)
         url = page.url
         page.goto("about:blank")  # the socket drops on our turn
+        # Not a wait on a condition: staying away past the 10 s grace is what is tested;
+        # what the server did meanwhile is then awaited on the page (#away-note).
         time.sleep(12.5)
         ready(page, url)
         page.wait_for_selector("#away-note:not([hidden])", timeout=10000)
@@ -454,8 +456,7 @@ def test_history_names_cards_and_replayer_keys(server: Server, browser_page: Pag
     hand = state(page, "s.handNo")
     page.click("#a-fold" if page.is_visible("#a-fold") else "#a-check")
     page.wait_for_function(f"window.__croupier.table.state.handNo > {hand}", timeout=60000)
-    page.wait_for_timeout(800)  # the hand is archived just after it settles
-    page.click("nav a[data-view=history]")
+    history_row(page, f"#hands tbody tr[data-hand='nlhe-1-2/{hand}']")  # archived once settled
     row = page.locator("#hands tbody tr").first
     row.wait_for()
     text = row.inner_text()
@@ -524,7 +525,7 @@ def test_showdown_highlights_the_winning_five(server: Server, browser_page: Page
                 if page.is_visible(button):
                     page.click(button)
                     break
-        page.wait_for_timeout(40)
+        page.wait_for_timeout(40)  # poll interval of the bounded loop (it looks at the page again)
     assert found is not None, "no contested showdown within the time limit"
     five = found["award"]["cards"]
     assert len(set(five)) == 5

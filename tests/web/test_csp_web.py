@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from tests.waiting import wait_until
 from tests.web.conftest import Page, Server
 from tests.web.flows import PASSWORD
 
@@ -34,11 +35,7 @@ def csp_page(playwright_: Any) -> Iterator[Page]:
 
 def _until(page: Any, fn: str, timeout: float = 15.0) -> None:
     """Poll ``fn`` (a JS function, run by the devtools protocol, not by ``eval``)."""
-    deadline = time.monotonic() + timeout
-    while not page.evaluate(fn):
-        if time.monotonic() > deadline:
-            raise TimeoutError(fn)
-        time.sleep(0.1)
+    wait_until(lambda: page.evaluate(fn), timeout, fn, interval=0.1)
 
 
 def test_the_client_runs_under_the_csp(server: Server, csp_page: Page) -> None:
@@ -60,8 +57,13 @@ def test_the_client_runs_under_the_csp(server: Server, csp_page: Page) -> None:
     page.wait_for_selector("#profile:not([hidden])")
     page.click("nav a[data-view=lobby]")
     page.wait_for_selector("#tables tbody tr[data-table='nlhe-1-2']")
-    page.click("#tables tbody tr[data-table='nlhe-1-2']")
-    page.wait_for_timeout(1000)
+    # open the table (its Watch button: a click on the row itself opens nothing)
+    page.click("#tables tbody tr[data-table='nlhe-1-2'] .actions button:not(.primary)")
+    _until(  # the table view is live: drawn from the server's snapshot
+        page,
+        "() => { const t = window.__croupier.table;"
+        " return !!t && t.tableId === 'nlhe-1-2' && t.live; }",
+    )
     page.click("nav a[data-view=history]")
-    page.wait_for_timeout(500)
+    page.wait_for_selector("#view-history:not([hidden]) #hands")
     assert page.evaluate("() => window.__csp") == []

@@ -16,7 +16,7 @@ from croupier.engine.game import Game
 from croupier.engine.state import apply, auto_showdown_action, legal_actions, start_hand
 from croupier.history.download import hand_json
 from tests.web.conftest import Page, Server
-from tests.web.flows import exchange, ready, sign_up, state, untranslated
+from tests.web.flows import exchange, history_row, ready, sign_up, state, untranslated
 
 
 def name() -> str:
@@ -305,7 +305,9 @@ def test_private_settings_by_code_and_a_split_offer_at_32_card_draw(
                 hand != offered_in or state(page, "!!(s.hand && s.hand.phase === 'ended')")
             ):
                 break
-            page.wait_for_timeout(100)
+            page.wait_for_timeout(
+                100
+            )  # poll interval of the bounded loop (it looks at the page again)
         assert offered_in is not None, "never first to act after the draw"
         answered = (
             "s.log.some(e => e.key === 'log.split_accepted' || e.key === 'log.split_declined')"
@@ -317,13 +319,7 @@ def test_private_settings_by_code_and_a_split_offer_at_32_card_draw(
         # The replayer shows that hand from its events: the split's offer and answer, and
         # at the end the awards (with the hands' names after a showdown).
         row = f"#hands tbody tr[data-hand='{state(page, 's.tableId')}/{offered_in}']"
-        for _ in range(20):  # the server archives the hand just after it settles
-            page.click("nav a[data-view=history]")
-            page.wait_for_selector("#hands")
-            if page.locator(row).count():
-                break
-            page.wait_for_timeout(300)
-            page.click("nav a[data-view=lobby]")
+        history_row(page, row)  # the server archives the hand just after it settles
         page.click(f"{row} button.replay")
         page.wait_for_selector("#replayer:not([hidden])")
         notes = []

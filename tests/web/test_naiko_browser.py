@@ -229,7 +229,9 @@ def test_a_naiko_hand_with_every_power_in_the_browser(
                 continue
             turn = state(page, "s.legal ? s.turnVersion : null")
             if turn is None or page.evaluate("window.__croupier.table.busy"):
-                page.wait_for_timeout(100)
+                page.wait_for_timeout(
+                    100
+                )  # poll interval of the bounded loop (it looks at the page again)
                 continue
             if not powered and _use_a_power(page, done, other, artifacts, tried):
                 powered = True
@@ -321,7 +323,7 @@ def _act(page: Any) -> bool:
     elif page.is_visible("#a-fold"):
         page.click("#a-fold")
     else:
-        page.wait_for_timeout(100)
+        page.wait_for_timeout(100)  # poll interval of the caller's bounded loop
         return False
     _idle(page)
     return True

@@ -51,7 +51,7 @@ def _my_turn(page: Any, limit: float = 90) -> dict[str, Any]:
             elif page.is_visible("#a-show"):
                 page.click("#a-show")
             page.wait_for_function("!window.__croupier.table.busy")
-        page.wait_for_timeout(100)
+        page.wait_for_timeout(100)  # poll interval of the bounded loop (it looks at the page again)
     raise AssertionError("no turn with a raise in time")
 
 
@@ -159,7 +159,9 @@ def test_naiko_panel_shows_the_server_offers_and_a_reload_keeps_the_peek(
     while (checked < 2 or peeked is None) and time.monotonic() < end:
         offers = state(page, "s.legal && s.naiko.powers")
         if not offers or page.evaluate("window.__croupier.table.busy"):
-            page.wait_for_timeout(100)
+            page.wait_for_timeout(
+                100
+            )  # poll interval of the bounded loop (it looks at the page again)
             continue
         for o in offers:
             sel = f"#carrousel button[data-power={o['power']}]"

@@ -9,7 +9,6 @@ engine's final stacks; ``croupier phh export OUT`` plays seeded bot hands and wr
 
 from __future__ import annotations
 
-import random
 from collections import Counter
 from collections.abc import Iterable, Iterator
 from pathlib import Path
@@ -19,11 +18,13 @@ import typer
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
-from croupier.cli.play import bot_action
+from croupier.bots import RuleBot
+from croupier.engine import actions as A
 from croupier.engine.errors import EngineError
 from croupier.engine.game import Game
 from croupier.engine.rng import SeededShuffler
-from croupier.engine.state import apply, legal_actions, start_hand
+from croupier.engine.state import HandState, apply, start_hand
+from croupier.engine.views import view
 from croupier.history.export import phh_code, to_phh
 from croupier.history.phh import (
     HandHistory,
@@ -38,6 +39,18 @@ from croupier.history.replay import Status, Verdict, replay, verify
 __all__ = ["collect_files", "register", "summary_line", "verify_paths"]
 
 _SUFFIXES = (".phh", ".phhs")
+
+
+def room_bot_action(state: HandState) -> A.Action:
+    """What the room's bot (:class:`~croupier.bots.RuleBot`, the strategy the server's
+    tables seat) does for the player to act, from that player's own view only."""
+    pos = state.actor
+    decision = RuleBot().decide(view(state, pos), pos, state.game)
+    if decision.kind == "draw":
+        return A.draw(pos, decision.discards)
+    if decision.kind in ("show", "muck"):
+        return A.show(pos) if decision.kind == "show" else A.muck(pos)
+    return A.betting(decision.kind, pos, decision.amount)
 
 
 def collect_files(paths: Iterable[Path]) -> list[Path]:
@@ -202,14 +215,11 @@ def register(app: typer.Typer) -> None:
             err.print("error: a .phh file holds one hand; use .phhs", markup=False)
             raise typer.Exit(2)
         shuffler = SeededShuffler(seed)
-        rng = random.Random(seed)
         records = []
         for _ in range(hands):
             state, events = start_hand(g, [stack] * players, shuffler.shuffle(g.variant.deck))
             while not state.is_over:
-                legal = legal_actions(state)
-                assert legal is not None
-                state, more = apply(state, bot_action(state, legal, rng))
+                state, more = apply(state, room_bot_action(state))
                 events.extend(more)
             records.append(to_phh(g, events, state=state))
         text = dump_phh(records[0]) if out.suffix == ".phh" else dump_phhs(records)
