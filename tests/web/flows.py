@@ -164,11 +164,22 @@ def play_to_showdown(
             acted += 1
             hand_acted = hand
             page.wait_for_function("!window.__croupier.table.busy")
-        if (
-            hand_acted is not None
-            and page.is_visible(".results .hand-name")
-            and state(page, "s.handNo") == hand_acted
-        ):
-            return {"acted": acted, "before": before, "after": stacks(page), "raised": raised}
+        if hand_acted is not None:
+            # one look at the page (the next hand may clear the results at any moment)
+            seen = page.evaluate(
+                """() => ({
+                  shown: [...document.querySelectorAll('.results .hand-name')]
+                    .some((e) => e.offsetParent !== null),
+                  awards: document.querySelectorAll('.results .award').length,
+                  hand: window.__croupier.table.state.handNo })"""
+            )
+            if seen["shown"] and seen["hand"] == hand_acted:
+                return {
+                    "acted": acted,
+                    "before": before,
+                    "after": stacks(page),
+                    "raised": raised,
+                    "awards": seen["awards"],
+                }
         page.wait_for_timeout(100)  # poll interval of the bounded loop (it looks at the page again)
     raise AssertionError(f"no showdown in {limit} s (acted {acted} times)")

@@ -86,7 +86,7 @@ def test_sign_up_exchange_play_with_the_mouse_and_replay(
     seen = play_to_showdown(page, keyboard=False, raise_once=True)
     assert seen["acted"] >= 1 and seen["raised"]
     assert seen["before"] != seen["after"], "no chips moved"
-    assert page.locator(".results .award").count() >= 1
+    assert seen["awards"] >= 1
     assert state(
         page,
         "s.log.some(e => e.key === 'log.acted.raise' || e.key === 'log.acted.bet' || e.key === 'log.acted.all_in')",
@@ -212,11 +212,13 @@ def test_reconnects_after_a_dropped_socket_and_a_server_restart(
     ack = page.evaluate("window.__croupier.net.command({type: 'sit_out', table_id: 'nlhe-1-2'})")
     assert ack["accepted"] is False and ack["code"] == "disconnected"
     own_server.start()
-    page.wait_for_function("window.__croupier.net.status === 'open'", timeout=30000)
-    page.wait_for_selector("#banner[data-state='ok']")
+    # a restart restores every journaled table first: generous bounds on a loaded machine
+    page.wait_for_function("window.__croupier.net.status === 'open'", timeout=60000)
+    page.wait_for_selector("#banner[data-state='ok']", timeout=30000)
     epoch = state(page, "s.epoch")
     page.wait_for_function(
-        f"window.__croupier.table.state.epoch === {epoch} && window.__croupier.table.state.version > 0"
+        f"window.__croupier.table.state.epoch === {epoch} && window.__croupier.table.state.version > 0",
+        timeout=60000,
     )
     assert page.locator(".seat .tag-bot").count() >= 1
 

@@ -361,7 +361,8 @@ def test_pre_actions(slow_server: Server, browser_page: Page) -> None:
     deadline = time.monotonic() + 240
     while True:
         assert time.monotonic() < deadline, "the turn never came with 'call any' ticked"
-        page.wait_for_selector("#preactions:not([hidden])", timeout=60000)
+        left_ms = max(1000.0, (deadline - time.monotonic()) * 1000)
+        page.wait_for_selector("#preactions:not([hidden])", timeout=left_ms)
         if not page.is_visible("#pre-call_any"):
             page.wait_for_timeout(100)
             continue
