@@ -157,6 +157,9 @@ async def _start(app: Starlette, settings: Settings) -> Services:
     )
     app.state.services = services
     registry.on_level_up = lambda uid, old, new: level_up(services, uid, old, new)
+    registry.on_table_closed = lambda tid, why: services.hub.to_table(
+        tid, {"type": "table_closed", "table_id": tid, "reason": why}
+    )
     services.tournaments = TournamentRegistry(
         LedgerCashier(store.ledger),
         clock=AsyncioClock(),

@@ -36,6 +36,7 @@ from croupier.casino.table import (
 from croupier.engine.errors import CodedError
 from croupier.store.casino import LedgerCashier
 from croupier.table.casino_actor import CasinoActor
+from croupier.table.supervise import Supervision
 from croupier.table.clock import AsyncioClock, Clock
 
 if TYPE_CHECKING:
@@ -186,7 +187,11 @@ class CasinoRoom:
     def open(self, config: CasinoTableConfig) -> CasinoActor:
         """Open (or restore) a table: rounds it left open are voided first."""
         self.configs[config.table_id] = config
-        actor = CasinoActor.restore(config, self.cashier, self.clock)
+        # Supervised: a crash voids the open round and the table goes on (table/supervise.py);
+        # given up after repeated crashes, it stops and is restored here on next use.
+        actor = CasinoActor.restore(
+            config, self.cashier, self.clock, supervision=Supervision(close_on_give_up=False)
+        )
         self.actors[config.table_id] = actor
         return actor
 

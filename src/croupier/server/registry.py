@@ -32,6 +32,7 @@ from croupier.table import AsyncioClock, Clock, TableActor, TableEvent
 from croupier.table.events import HandBegan, HandSettled, Turn
 from croupier.table.recorder import HandRecorder
 from croupier.table.restart import close_table
+from croupier.table.supervise import Supervision
 
 __all__ = ["LiveTable", "TableRegistry", "hand_events"]
 
@@ -165,6 +166,14 @@ class TableRegistry:
         self.on_level_up: Callable[[int, int, int], None] | None = None
         """Called with (account, old level, new level) when a hand levels a player up."""
         self.hands_voided = 0
+        self.supervision = Supervision()
+        """How a crashed cash table is supervised: restored in place from its journal, given
+        up (every stack home) after too many crashes (table/supervise.py)."""
+        self.tournament_supervision = Supervision(close_on_give_up=False)
+        """The same for a tournament's tables: given up, they stop (tournament chips are
+        never paid to accounts)."""
+        self.on_table_closed: Callable[[str, str], None] | None = None
+        """Called with (table id, reason) when a table given up is closed."""
         self.keep_at_restart: list[Callable[[str], bool]] = []
         """Predicates naming journaled tables that :meth:`close_abandoned` must leave alone
         (a tournament's tables, which its director resumes)."""
@@ -191,6 +200,7 @@ class TableRegistry:
         live = LiveTable(spec, actor)
         self.tables[spec.table_id] = live
         live.recorder = HandRecorder.attach(actor.table)  # the archive's record of each hand
+        actor.supervise(self.tournament_supervision)
         actor.subscribe(None, lambda e: self._on_event(live, e), internal=True)
         return live
 
@@ -220,12 +230,18 @@ class TableRegistry:
         )
         live = LiveTable(spec, actor)
         self.tables[spec.table_id] = live
+        actor.supervise(self.supervision)
         if isinstance(self.journal, GroupCommitJournal):
+            journal = self.journal
 
-            def failed(exc: BaseException, actor: TableActor = actor) -> None:
-                self._stop_failed(actor)
+            def watch(table: Any, table_id: str = spec.table_id, actor: TableActor = actor) -> None:
+                # A journal write that failed is a crash of the table: its actor restores
+                # it from what is durable (supervision), then its new log is watched.
+                journal.watch(table_id, table.log, actor.fail)
 
-            self.journal.watch(spec.table_id, actor.table.log, failed)
+            watch(actor.table)
+            actor.on_restored.append(watch)
+        actor.on_closed.append(lambda exc, live=live: self._given_up(live))
         if spec.code is not None:
             self.codes[spec.code] = spec.table_id
         live.recorder = HandRecorder.attach(actor.table)  # the archive's record of each hand
@@ -257,12 +273,19 @@ class TableRegistry:
                 )
         return closed
 
-    @staticmethod
-    def _stop_failed(actor: TableActor) -> None:
-        """A journal write failed: stop the table (its journal recovers it at the next
-        start, R-CRASH-1)."""
-        task = asyncio.ensure_future(actor.stop())
-        task.add_done_callback(lambda t: t.cancelled() or t.exception())
+    def _given_up(self, live: LiveTable) -> None:
+        """A table crashed too often and was closed (every stack home): stop serving it."""
+        if self.tables.get(live.table_id) is live:
+            del self.tables[live.table_id]
+        if live.spec.code is not None:
+            self.codes.pop(live.spec.code, None)
+        if isinstance(self.journal, GroupCommitJournal):
+            self.journal.unwatch(live.table_id)
+        for bot in live.bots:
+            if bot.stream is not None:
+                bot.stream.close()
+        if self.on_table_closed is not None:
+            self.on_table_closed(live.table_id, "crashed")
 
     async def flushed(self, table_id: str) -> None:
         """Return once the table's journal records written so far are durable (the edge

@@ -17,9 +17,12 @@ of their table are waiting, those are taken out of the queue and written first i
 same transaction (after the group being written, if it holds some), so a table's records
 keep their order and the caller never waits for other tables' records.
 
-If a group fails, its records are written one by one; a record that still fails stops its
-table (``on_failure``): its later events are never published and the next start recovers
-it from the journal, like a crash.
+If a group fails, its records are written one by one; a record that still fails breaks
+its table: its later records are not written (the journal stays a prefix of what the table
+did, so recovery reads a consistent state), a later write of it raises
+``journal_failed``, its held events are never published, and ``on_failure`` tells the
+table's actor, whose supervision restores the table from what is durable (voiding the
+hand in play) after :meth:`GroupCommitJournal.reset`.
 """
 
 from __future__ import annotations
@@ -33,6 +36,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from croupier.store.errors import StoreError
 from croupier.store.journal import SqlJournal
 from croupier.table.journal import HandEndRecord, HandStartRecord, Record, SeatsRecord
 
@@ -59,6 +63,7 @@ class _Item:
     seq: int
     done: threading.Event | None = None
     error: BaseException | None = None
+    watch: _Watch | None = None
 
 
 @dataclass(slots=True)
@@ -96,6 +101,8 @@ class GroupCommitJournal:
         """The tables whose records the writer is writing now."""
         self._inflight_done = threading.Event()
         self._inflight_done.set()
+        self._broken: set[str] = set()
+        """Tables with a record that could not be written (until :meth:`reset`)."""
         self.groups = 0
         self.records_written = 0
 
@@ -107,11 +114,13 @@ class GroupCommitJournal:
     def append(self, table_id: str, record: Record) -> None:
         """Queue ``record`` (a watched table's deferrable record) or write it now, after
         everything queued before it."""
+        if table_id in self._broken:
+            raise StoreError("journal_failed", f"the journal of {table_id} failed; it recovers")
         watch = self._watched.get(table_id)
         if watch is not None and not self._closed and deferrable(record):
             self._seq += 1
             watch.last = self._seq
-            self._put(_Item(table_id, record, self._seq))
+            self._put(_Item(table_id, record, self._seq, watch=watch))
             return
         if watch is None or watch.last <= watch.durable:
             # Nothing of this table is waiting: write now (on the caller's thread).
@@ -131,7 +140,8 @@ class GroupCommitJournal:
         items = [(i.table_id, i.record) for i in mine]
         self.inner.append_many([*items, (table_id, record)])
         if mine:
-            self._durable({table_id: mine[-1].seq}, {})
+            if watch is not None:
+                self._durable({table_id: (watch, mine[-1].seq)}, {})
 
     # -- watching a table ----------------------------------------------------------------
 
@@ -147,6 +157,21 @@ class GroupCommitJournal:
     def unwatch(self, table_id: str) -> None:
         self._watched.pop(table_id, None)
 
+    def reset(self, table_id: str) -> None:
+        """Before a table is restored from its journal (blocking: call off the loop): stop
+        watching it, drop its records still queued (not durable, their events never
+        published), wait for the group writing some of them, and forget a failure, so the
+        restore writes straight to the store on a durable prefix."""
+        with self._cond:
+            self._watched.pop(table_id, None)
+            self._queue = deque(i for i in self._queue if i.table_id != table_id)
+            busy = table_id in self._inflight
+            done = self._inflight_done
+        if busy:
+            done.wait()
+        with self._cond:
+            self._broken.discard(table_id)
+
     async def flushed(self, table_id: str) -> None:
         """Return once every record queued so far for ``table_id`` is durable."""
         watch = self._watched.get(table_id)
@@ -156,11 +181,15 @@ class GroupCommitJournal:
         watch.waiters.append((watch.last, fut))
         await fut
 
-    def _durable(self, written: dict[str, int], failed: dict[str, BaseException]) -> None:
-        """On the loop: records up to these numbers are durable (or failed)."""
-        for table_id, seq in written.items():
-            watch = self._watched.get(table_id)
-            if watch is None or watch.failed:
+    def _durable(
+        self,
+        written: dict[str, tuple[_Watch, int]],
+        failed: dict[str, tuple[_Watch, BaseException]],
+    ) -> None:
+        """On the loop: records up to these numbers are durable (or failed). A report for
+        a watch that was replaced since (the table was restored) is ignored."""
+        for table_id, (watch, seq) in written.items():
+            if self._watched.get(table_id) is not watch or watch.failed:
                 continue
             watch.durable = max(watch.durable, seq)
             watch.log.release(watch.durable)
@@ -172,9 +201,8 @@ class GroupCommitJournal:
                 else:
                     keep.append((need, fut))
             watch.waiters = keep
-        for table_id, exc in failed.items():
-            watch = self._watched.get(table_id)
-            if watch is None or watch.failed:
+        for table_id, (watch, exc) in failed.items():
+            if self._watched.get(table_id) is not watch or watch.failed:
                 continue
             watch.failed = True
             for _, fut in watch.waiters:
@@ -216,32 +244,44 @@ class GroupCommitJournal:
                     self._inflight_done.set()
 
     def _write(self, group: Sequence[_Item]) -> None:
+        with self._cond:
+            broken = set(self._broken)
+        todo = [i for i in group if i.table_id not in broken]
+        for i in group:
+            if i.table_id in broken:
+                i.error = StoreError("journal_failed", f"the journal of {i.table_id} failed")
         try:
-            self.inner.append_many([(i.table_id, i.record) for i in group])
+            self.inner.append_many([(i.table_id, i.record) for i in todo])
         except Exception:
-            for i in group:  # isolate the record that fails
+            for i in todo:  # isolate the record that fails; its table's later ones wait
+                if i.table_id in broken:
+                    i.error = StoreError("journal_failed", f"the journal of {i.table_id} failed")
+                    continue
                 try:
                     self.inner.append_many([(i.table_id, i.record)])
                 except Exception as exc:
                     i.error = exc
+                    broken.add(i.table_id)
+                    with self._cond:
+                        self._broken.add(i.table_id)
         self.groups += 1
         self.records_written += len(group)
-        written: dict[str, dict[str, int]] = {}
-        failed: dict[str, dict[str, BaseException]] = {}
+        written: dict[str, dict[str, tuple[_Watch, int]]] = {}
+        failed: dict[str, dict[str, tuple[_Watch, BaseException]]] = {}
         loops: dict[str, asyncio.AbstractEventLoop] = {}
         for i in group:
             if i.done is not None:
                 i.done.set()
                 continue
-            watch = self._watched.get(i.table_id)
+            watch = i.watch
             if watch is None:
                 continue
             key = str(id(watch.loop))
             loops[key] = watch.loop
             if i.error is not None:
-                failed.setdefault(key, {}).setdefault(i.table_id, i.error)
+                failed.setdefault(key, {}).setdefault(i.table_id, (watch, i.error))
             else:
-                written.setdefault(key, {})[i.table_id] = i.seq
+                written.setdefault(key, {})[i.table_id] = (watch, i.seq)
         for key, loop in loops.items():
             with contextlib.suppress(RuntimeError):  # the loop is closed: nobody waits
                 loop.call_soon_threadsafe(self._durable, written.get(key, {}), failed.get(key, {}))

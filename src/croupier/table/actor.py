@@ -2,9 +2,13 @@
 
 Commands from players, bots and the connection layer, and the table's own timer
 messages, all go through :meth:`TableActor.submit`/:meth:`TableActor.post` into one
-queue; the task hands them to :meth:`Table.handle` one at a time. If the table raises
-(a bug, or a crash injected by a test) the actor stops: the journal is what survives,
-and :meth:`TableActor.restore` starts a new actor from it.
+queue; the task hands them to :meth:`Table.handle` one at a time (the mailbox loop and
+its supervision are :class:`~croupier.table.supervise.MailboxActor`, shared with the
+casino table). If the table raises (a bug, a journal write that failed, or a crash
+injected by a test): a bare actor stops, the journal is what survives and
+:meth:`TableActor.restore` starts a new actor from it (a process restart); a supervised
+actor (every table of a server) restores the table from its journal in place, the hand
+in play voided and refunded, and keeps serving (:mod:`croupier.table.recover`).
 
 >>> import asyncio
 >>> from croupier.engine.game import Game
@@ -30,18 +34,19 @@ and :meth:`TableActor.restore` starts a new actor from it.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 from collections.abc import Callable
 from typing import Any
 
-from croupier.table.commands import Command, Message
+from croupier.table.commands import Message
 from croupier.table.config import TableConfig
 from croupier.table.events import TableEvent, TableSnapshot
+from croupier.table.recover import recover_table
 from croupier.table.results import CommandResult, TableError
+from croupier.table.supervise import MailboxActor, Supervision
 from croupier.table.table import Subscription, Table
 
-__all__ = ["EventStream", "TableActor"]
+__all__ = ["EventStream", "Supervision", "TableActor"]
 
 log = logging.getLogger("croupier.table")
 
@@ -70,17 +75,21 @@ class EventStream:
             self._actor.table.unsubscribe(self.subscription)
 
 
-class TableActor:
-    """Owns a :class:`Table` and runs it in one asyncio task."""
+class TableActor(MailboxActor[Message, CommandResult]):
+    """Owns a :class:`Table` and runs it in one asyncio task (:class:`MailboxActor`).
 
-    def __init__(self, table: Table) -> None:
-        self.table = table
-        self._queue: asyncio.Queue[tuple[Message, asyncio.Future[CommandResult | None]]] = (
-            asyncio.Queue()
-        )
-        self.crashed: BaseException | None = None
+    Supervised (``supervision``, every table of a server), a crash is recovered in place:
+    :meth:`_recover` restores the table from its journal with its seats (the hand in play
+    voided, every stack as before it), moves every subscriber to the restored table and
+    keeps serving; :meth:`_give_up` closes it after too many crashes."""
+
+    def __init__(self, table: Table, supervision: Supervision | None = None) -> None:
+        super().__init__(table.config.table_id, table, supervision)
+        self.table: Table = table
+        self.on_restored: list[Callable[[Table], Any]] = []
+        """Called with the restored table after each recovery (the server watches its
+        journal writes again)."""
         table.wake = self.post
-        self._task: asyncio.Task[None] = asyncio.get_running_loop().create_task(self._run())
 
     @classmethod
     def open(cls, config: TableConfig, **kwargs: Any) -> TableActor:
@@ -92,63 +101,41 @@ class TableActor:
         """Restart a table from its journal (R-CRASH-1) in a new actor."""
         return cls(Table.restore(config, **kwargs))
 
-    @property
-    def alive(self) -> bool:
-        return self.crashed is None and not self._task.done()
+    def _error(self, code: str, message: str) -> Exception:
+        return TableError(code, message)
 
-    def post(self, msg: Message) -> asyncio.Future[CommandResult | None]:
-        """Put ``msg`` in the mailbox; the future resolves once it is handled."""
-        fut: asyncio.Future[CommandResult | None] = asyncio.get_running_loop().create_future()
-        if not self.alive:
-            fut.set_exception(TableError("table_down", "the table is not running"))
-            fut.exception()  # mark retrieved
-            return fut
-        self._queue.put_nowait((msg, fut))
-        return fut
+    def _handle(self, msg: Message) -> CommandResult | None:
+        return self.table.handle(msg)
 
-    async def submit(self, cmd: Command) -> CommandResult:
-        """Send a command and wait for its answer."""
-        result = await self.post(cmd)
-        assert result is not None
-        return result
+    def _answered(self, msg: Message, result: CommandResult | None) -> None:
+        if result is not None and not result.accepted and log.isEnabledFor(logging.INFO):
+            table_id = self.table.config.table_id
+            log.info(
+                "table %s refused %s: %s",
+                table_id,
+                type(msg).__name__,
+                result.code,
+                extra={"event": "command_refused", "table": table_id, "code": result.code},
+            )
 
-    async def _run(self) -> None:
-        while True:
-            msg, fut = await self._queue.get()
-            try:
-                result = self.table.handle(msg)
-            except BaseException as exc:  # the table is in an unknown state: stop here
-                self.crashed = exc
-                if not isinstance(exc, asyncio.CancelledError):
-                    table_id = self.table.config.table_id
-                    log.error(
-                        "table %s crashed handling %s",
-                        table_id,
-                        type(msg).__name__,
-                        exc_info=exc,
-                        extra={"event": "table_crashed", "table": table_id},
-                    )
-                if not fut.done():
-                    fut.set_exception(exc)
-                self._fail_pending(exc)
-                return
-            if result is not None and not result.accepted and log.isEnabledFor(logging.INFO):
-                table_id = self.table.config.table_id
-                log.info(
-                    "table %s refused %s: %s",
-                    table_id,
-                    type(msg).__name__,
-                    result.code,
-                    extra={"event": "command_refused", "table": table_id, "code": result.code},
-                )
-            if not fut.done():
-                fut.set_result(result)
+    async def _recover(self, exc: BaseException) -> None:
+        """Restore the table from its journal, seats kept (the hand in play voided and
+        refunded to the stacks, R-CRASH-1), subscribers moved to it."""
+        old = self.table
+        self.table = await recover_table(old, keep_seats=True)
+        self.table.wake = self.post
+        for hook in list(self.on_restored):
+            hook(self.table)
 
-    def _fail_pending(self, exc: BaseException) -> None:
-        while not self._queue.empty():
-            _, fut = self._queue.get_nowait()
-            if not fut.done():
-                fut.set_exception(TableError("table_down", f"the table stopped: {exc}"))
+    async def _give_up(self, exc: BaseException) -> None:
+        """Close the table: a cash table sends every stack home (R-CRASH-1) and its
+        players see ``player_left``; a tournament table just stops."""
+        policy = self.supervision
+        if policy is not None and policy.close_on_give_up:
+            self.table = await recover_table(self.table, keep_seats=False)
+            self.table.wake = _drop
+        else:
+            self.table.wake = _drop
 
     def subscribe(
         self,
@@ -170,11 +157,6 @@ class TableActor:
         )
         return stream
 
-    async def stop(self) -> None:
-        """Stop the task (used by tests to "kill" a table; the journal survives)."""
-        self._task.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await self._task
-        if self.crashed is None:
-            self.crashed = asyncio.CancelledError()
-        self._fail_pending(self.crashed)
+
+def _drop(msg: Message) -> None:
+    """The wake of a table given up: its timers do nothing."""

@@ -1,41 +1,40 @@
 """The casino table's actor: one asyncio task per Texas Hold'em Bonus table, the only
 writer of its :class:`~croupier.casino.table.CasinoTable`, fed through a mailbox (the
-design of the poker tables' :class:`~croupier.table.actor.TableActor`).
+mailbox loop and its supervision are :class:`~croupier.table.supervise.MailboxActor`,
+shared with the poker tables' :class:`~croupier.table.actor.TableActor`).
 
 Commands from players and the table's own timer messages go through :meth:`post` into
-one queue and are handled one at a time. If the table raises, the actor stops
-(``crashed``); :meth:`CasinoActor.restore` starts a new one that voids the rounds the old
-one left open, every bet returned (R-CRASH-1).
+one queue and are handled one at a time. If the table raises, a bare actor stops
+(``crashed``) and :meth:`CasinoActor.restore` starts a new one that voids the rounds the
+old one left open, every bet returned (R-CRASH-1); a supervised actor does that in place
+(:meth:`CasinoActor._recover`): the open round is voided, the watchers move to the new
+table and the mailbox goes on.
 """
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 from typing import Any
 
 from croupier.casino.cashier import Cashier
 from croupier.casino.table import CasinoResult, CasinoTable, CasinoTableConfig, Clock, Command
-from croupier.engine.errors import CodedError
 from croupier.engine.rng import Shuffler
+from croupier.table.supervise import MailboxActor, Supervision
 
 __all__ = ["CasinoActor"]
 
 
-class CasinoActor:
+class CasinoActor(MailboxActor[Any, CasinoResult]):
     """Runs a :class:`CasinoTable` as one asyncio task with a mailbox (the only writer).
 
-    If the table raises, the actor stops (``crashed``); :meth:`restore` starts a new one
-    that voids the rounds left open (R-CRASH-1)."""
+    If the table raises, a bare actor stops (``crashed``) and :meth:`restore` starts a new
+    one that voids the rounds left open (R-CRASH-1); a supervised one recovers in place."""
 
-    def __init__(self, table: CasinoTable) -> None:
-        self.table = table
-        self._queue: asyncio.Queue[tuple[Any, asyncio.Future[CasinoResult | None]]] = (
-            asyncio.Queue()
-        )
-        self.crashed: BaseException | None = None
+    kind = "casino table"
+
+    def __init__(self, table: CasinoTable, supervision: Supervision | None = None) -> None:
+        super().__init__(table.config.table_id, table, supervision)
+        self.table: CasinoTable = table
         table.wake = self.post
-        self._task = asyncio.get_running_loop().create_task(self._run())
 
     @classmethod
     def restore(
@@ -44,54 +43,30 @@ class CasinoActor:
         cashier: Cashier,
         clock: Clock,
         shuffler: Shuffler | None = None,
+        supervision: Supervision | None = None,
     ) -> CasinoActor:
         """A table whose open rounds (if any) are voided first (call in a running loop)."""
         table = CasinoTable(config, cashier, clock, shuffler)
         table.recover()
-        return cls(table)
-
-    @property
-    def alive(self) -> bool:
-        return self.crashed is None and not self._task.done()
-
-    def post(self, msg: Any) -> asyncio.Future[CasinoResult | None]:
-        fut: asyncio.Future[CasinoResult | None] = asyncio.get_running_loop().create_future()
-        if not self.alive:
-            fut.set_exception(CodedError("table_down", "the table is not running"))
-            fut.exception()
-            return fut
-        self._queue.put_nowait((msg, fut))
-        return fut
+        return cls(table, supervision)
 
     async def submit(self, cmd: Command) -> CasinoResult:
-        result = await self.post(cmd)
-        assert result is not None
-        return result
+        return await super().submit(cmd)
 
-    async def _run(self) -> None:
-        while True:
-            msg, fut = await self._queue.get()
-            try:
-                result = self.table.handle(msg)
-            except BaseException as exc:  # unknown state: stop, the cashier's journal survives
-                self.crashed = exc
-                if not fut.done():
-                    fut.set_exception(exc)
-                self._fail_pending(exc)
-                return
-            if not fut.done():
-                fut.set_result(result)
+    def _handle(self, msg: Any) -> CasinoResult | None:
+        return self.table.handle(msg)
 
-    def _fail_pending(self, exc: BaseException) -> None:
-        while not self._queue.empty():
-            _, fut = self._queue.get_nowait()
-            if not fut.done():
-                fut.set_exception(CodedError("table_down", f"the table stopped: {exc}"))
+    async def _recover(self, exc: BaseException) -> None:
+        """Void the round the crashed table left open (every bet back, R-CRASH-1) and go
+        on with a new table; its watchers move to it and get its state."""
+        old = self.table
+        old.wake = None
+        table = CasinoTable(old.config, old.cashier, old.clock, old.shuffler)
+        table.recover()
+        table.wake = self.post
+        table.adopt_watchers(old)
+        self.table = table
 
-    async def stop(self) -> None:
-        self._task.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await self._task
-        if self.crashed is None:
-            self.crashed = asyncio.CancelledError()
-        self._fail_pending(self.crashed)
+    async def _give_up(self, exc: BaseException) -> None:
+        """Stop; the room restores the table (voiding its open round) on next use."""
+        self.table.wake = None

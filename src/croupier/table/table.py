@@ -98,7 +98,7 @@ from croupier.table.journal import (
 from croupier.table.naiko import NaikoDesk
 from croupier.table.policies import DAY, automatic_action, can_protect
 from croupier.table.quota import LocalQuota, ProtectionQuota
-from croupier.table.restart import RESTART_REASON, restart_journal
+from croupier.table.restart import RESTART_REASON, RestartDone, restart_journal
 from croupier.table.results import CommandResult, TableError
 from croupier.table.seating import Seat
 
@@ -224,28 +224,45 @@ class Table:
         done = restart_journal(
             table.id, table.journal, table.bank, keep_seats=keep_seats, ref=table._restart_ref
         )
+        table.resume(done)
+        return table
+
+    def resume(
+        self, done: RestartDone, connected: dict[str, float | None] | None = None
+    ) -> None:
+        """Take up the table from what :func:`restart_journal` did: the epoch, the hand
+        numbers and button, ``hand_voided`` and ``player_left`` published, the seats kept.
+        Every kept player comes back disconnected with the reconnection window running,
+        unless ``connected`` (an in-process recovery, :mod:`croupier.table.recover`) gives
+        their connection state at the crash (``None``: connected)."""
         rec = done.recovery
-        table.log.epoch = done.epoch
-        now = table.clock.now()
-        table.hand_no = rec.next_hand - 1
-        table.button = rec.button
+        self.log.epoch = done.epoch
+        now = self.clock.now()
+        self.hand_no = rec.next_hand - 1
+        self.button = rec.button
         if done.voided is not None:
             stacks = tuple((s.seat, s.stack) for s in done.voided.seats)
-            table.publish(
+            self.publish(
                 HandVoided(done.voided.hand_no, "crash", stacks), hand_no=done.voided.hand_no
             )
         for seat in done.left:
-            table.publish(PlayerLeft(seat.seat, seat.player_id, seat.stack, RESTART_REASON))
-        table.seats = {
-            s.seat: replace(s, disconnected_at=now, leaving=False, post_now=False)
+            self.publish(PlayerLeft(seat.seat, seat.player_id, seat.stack, RESTART_REASON))
+        known = connected if connected is not None else {}
+        self.seats = {
+            s.seat: replace(
+                s,
+                disconnected_at=known.get(s.player_id, now) if connected is not None else now,
+                leaving=False,
+                post_now=False,
+            )
             for s in done.seats
         }
         for used in rec.protections:
-            table.local_quota.load(used.player_id, used.at)
-        for s in table.seats.values():
-            seatcmds.arm_window(table, s.player_id, now)
-        table.schedule_hand()
-        return table
+            self.local_quota.load(used.player_id, used.at)
+        for s in self.seats.values():
+            if s.disconnected_at is not None:
+                seatcmds.arm_window(self, s.player_id, s.disconnected_at)
+        self.schedule_hand()
 
     def _restart_ref(self, epoch: int, what: str) -> str:
         return f"{self.id}:{epoch}:{what}:{next(self._refs)}:{secrets.token_hex(4)}"
