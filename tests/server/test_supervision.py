@@ -239,15 +239,18 @@ class JournalFault:
         self.failed: list[HandEndRecord] = []
 
     def __call__(self, items: Sequence[tuple[str, Record]]) -> None:
-        if self.armed.is_set() and not self.failed:
-            for table_id, record in items:
-                if (
-                    table_id == self.table_id
-                    and isinstance(record, HandEndRecord)
-                    and any(s.player_id == self.player for s in record.seats)
-                ):
-                    self.failed.append(record)
-                    raise OSError("fault injected in the journal write")
+        for table_id, record in items:
+            if any(record is r for r in self.failed):  # a retry fails the same way
+                raise OSError("fault injected in the journal write (again)")
+            if (
+                self.armed.is_set()
+                and not self.failed
+                and table_id == self.table_id
+                and isinstance(record, HandEndRecord)
+                and any(s.player_id == self.player for s in record.seats)
+            ):
+                self.failed.append(record)
+                raise OSError("fault injected in the journal write")
         self.original(items)
 
 
