@@ -190,7 +190,10 @@ def test_action_fault_voids_the_hand_and_play_goes_on(
         live.actor.table.faults = fault
         player = Player(await Client.open(srv.ws_url, token), me)
         await player.sit()
-        await player.wait(lambda: any(me in f["event"]["players"] for f in player.of("hand_began")), "a hand with alice")
+        await player.wait(
+            lambda: any(me in f["event"]["players"] for f in player.of("hand_began")),
+            "a hand with alice",
+        )
         fault.armed.set()
         await player.wait(lambda: bool(player.of("hand_voided")), "hand_voided", timeout=90)
         other_before = _settled_at(srv, OTHER)
@@ -209,7 +212,11 @@ def test_action_fault_voids_the_hand_and_play_goes_on(
         assert voided["epoch"] == max(epochs) and len(epochs) == 2  # a new event epoch
         # play goes on at both tables
         settled = len(player.of("hand_settled"))
-        await player.wait(lambda: len(player.of("hand_settled")) >= settled + 2, "hands after the void", timeout=90)
+        await player.wait(
+            lambda: len(player.of("hand_settled")) >= settled + 2,
+            "hands after the void",
+            timeout=90,
+        )
         await player.wait(lambda: _settled_at(srv, OTHER) > other_before, "the other table")
         cashed = await player.leave()
         await player.close()
@@ -272,7 +279,10 @@ def test_journal_write_fault_voids_the_hand_and_play_goes_on(
         inner.append_many = fault
         player = Player(await Client.open(srv.ws_url, token), me)
         await player.sit()
-        await player.wait(lambda: any(me in f["event"]["players"] for f in player.of("hand_began")), "a hand with bob")
+        await player.wait(
+            lambda: any(me in f["event"]["players"] for f in player.of("hand_began")),
+            "a hand with bob",
+        )
         fault.armed.set()
         await player.wait(lambda: bool(player.of("hand_voided")), "hand_voided", timeout=90)
         assert fault.failed
@@ -287,7 +297,11 @@ def test_journal_write_fault_voids_the_hand_and_play_goes_on(
         assert {s.player_id: s.stack for s in start.seats} == stacks
         assert await asyncio.to_thread(registry.store.journal.hand_status, TABLE, hand_no) == "void"
         settled = len(player.of("hand_settled"))
-        await player.wait(lambda: len(player.of("hand_settled")) >= settled + 2, "hands after the void", timeout=90)
+        await player.wait(
+            lambda: len(player.of("hand_settled")) >= settled + 2,
+            "hands after the void",
+            timeout=90,
+        )
         cashed = await player.leave()
         await player.close()
         assert await asyncio.to_thread(_chips, srv.url, token) == chips - BUY_IN + cashed
@@ -318,7 +332,10 @@ def test_repeated_crashes_close_the_table_with_chips_home(database_url: str) -> 
             fault(point)
 
         live.actor.table.faults = every_table  # carried to each restored table
-        await player.wait(lambda: any(me in f["event"]["players"] for f in player.of("hand_began")), "a hand with carol")
+        await player.wait(
+            lambda: any(me in f["event"]["players"] for f in player.of("hand_began")),
+            "a hand with carol",
+        )
         fault.armed.set()
         await player.wait(lambda: not live.actor.alive, "the table given up", timeout=120)
         await player.wait(lambda: bool(player.closed), "table_closed")

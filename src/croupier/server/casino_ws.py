@@ -36,8 +36,8 @@ from croupier.casino.table import (
 from croupier.engine.errors import CodedError
 from croupier.store.casino import LedgerCashier
 from croupier.table.casino_actor import CasinoActor
-from croupier.table.supervise import Supervision
 from croupier.table.clock import AsyncioClock, Clock
+from croupier.table.supervise import Supervision
 
 if TYPE_CHECKING:
     from croupier.server.app import Services

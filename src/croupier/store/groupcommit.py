@@ -139,9 +139,8 @@ class GroupCommitJournal:
             done.wait()
         items = [(i.table_id, i.record) for i in mine]
         self.inner.append_many([*items, (table_id, record)])
-        if mine:
-            if watch is not None:
-                self._durable({table_id: (watch, mine[-1].seq)}, {})
+        if mine and watch is not None:
+            self._durable({table_id: (watch, mine[-1].seq)}, {})
 
     # -- watching a table ----------------------------------------------------------------
 

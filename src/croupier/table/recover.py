@@ -75,7 +75,9 @@ async def recover_table(old: Table, *, keep_seats: bool) -> Table:
             ref=new._restart_ref,
         )
     else:
-        done = restart_journal(table_id, journal, old.bank, keep_seats=keep_seats, ref=new._restart_ref)
+        done = restart_journal(
+            table_id, journal, old.bank, keep_seats=keep_seats, ref=new._restart_ref
+        )
     # What the crashed table still held for durability is dropped: not durable, never
     # published; the restored table says what is true now.
     old.log.held.clear()

@@ -23,7 +23,7 @@ mailbox, in order, like a crash of the table.
 
 >>> import asyncio
 >>> class Boom(MailboxActor[str, str]):
-...     def _handle(self, msg): 
+...     def _handle(self, msg):
 ...         if msg == "boom":
 ...             raise RuntimeError("boom")
 ...         return msg.upper()

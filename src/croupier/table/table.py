@@ -227,9 +227,7 @@ class Table:
         table.resume(done)
         return table
 
-    def resume(
-        self, done: RestartDone, connected: dict[str, float | None] | None = None
-    ) -> None:
+    def resume(self, done: RestartDone, connected: dict[str, float | None] | None = None) -> None:
         """Take up the table from what :func:`restart_journal` did: the epoch, the hand
         numbers and button, ``hand_voided`` and ``player_left`` published, the seats kept.
         Every kept player comes back disconnected with the reconnection window running,
