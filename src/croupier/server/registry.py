@@ -39,6 +39,8 @@ __all__ = ["LiveTable", "TableRegistry", "hand_events"]
 log = logging.getLogger("croupier.server")
 
 BOT_CHIPS = 10_000_000
+JOURNAL_LANES = 4
+"""Journal writer threads: tables are written in parallel, each in its own order."""
 ARCHIVE_BACKLOG = 8
 """Hands waiting for the archive thread beyond which the loop archives them itself: the
 thread shares the GIL with the loop, so a thread that stays behind (bots playing hands
@@ -147,9 +149,14 @@ class TableRegistry:
         # An in-memory SQLite database is one connection shared by every thread: keep its
         # writes on the loop.
         self.threaded = group_commit and store.db.url not in ("sqlite://", "sqlite:///:memory:")
-        self.journal: Any = GroupCommitJournal(store.journal) if self.threaded else store.journal
-        """The tables' journal: with ``group_commit``, hands' records are written by one
-        background thread, many tables per transaction (store/groupcommit.py)."""
+        self.journal: Any = (
+            GroupCommitJournal(store.journal, lanes=JOURNAL_LANES)
+            if self.threaded
+            else store.journal
+        )
+        """The tables' journal: with ``group_commit``, hands' records are written off the
+        loop by background writer lanes, each transaction holding one table's queued
+        records, so one table's stalled write delays no other table (store/groupcommit.py)."""
         self._archiver = concurrent.futures.ThreadPoolExecutor(1, "croupier-archive")
         self._backlog = 0
         self._latest_archive: dict[int, concurrent.futures.Future[None]] = {}
@@ -241,7 +248,11 @@ class TableRegistry:
 
             watch(actor.table)
             actor.on_restored.append(watch)
-        actor.on_closed.append(lambda exc, live=live: self._given_up(live))
+
+        def given_up(exc: BaseException, live: LiveTable = live) -> None:
+            self._given_up(live)
+
+        actor.on_closed.append(given_up)
         if spec.code is not None:
             self.codes[spec.code] = spec.table_id
         live.recorder = HandRecorder.attach(actor.table)  # the archive's record of each hand

@@ -88,19 +88,21 @@ def deferrable(record: Record) -> bool:
 class GroupCommitJournal:
     """The journal port over ``inner`` with a background writer (see the module)."""
 
-    def __init__(self, inner: SqlJournal, *, max_group: int = MAX_GROUP) -> None:
+    def __init__(self, inner: SqlJournal, *, max_group: int = MAX_GROUP, lanes: int = 1) -> None:
         self.inner = inner
         self.max_group = max_group
+        self.lanes = max(1, lanes)
+        """Writer threads. One: every table's queued records in one transaction. More:
+        each transaction holds one table's queued records and the lanes write different
+        tables at once, so a table whose write stalls holds up no other table."""
         self._queue: deque[_Item] = deque()
         self._cond = threading.Condition()
         self._watched: dict[str, _Watch] = {}
         self._seq = 0
-        self._thread: threading.Thread | None = None
+        self._threads: list[threading.Thread] = []
         self._closed = False
-        self._inflight: set[str] = set()
-        """The tables whose records the writer is writing now."""
-        self._inflight_done = threading.Event()
-        self._inflight_done.set()
+        self._inflight: dict[str, threading.Event] = {}
+        """The tables whose records a writer is writing now (set when written)."""
         self._broken: set[str] = set()
         """Tables with a record that could not be written (until :meth:`reset`)."""
         self.groups = 0
@@ -133,9 +135,8 @@ class GroupCommitJournal:
             mine = [i for i in self._queue if i.table_id == table_id]
             if mine:
                 self._queue = deque(i for i in self._queue if i.table_id != table_id)
-            busy = table_id in self._inflight
-            done = self._inflight_done
-        if busy:
+            done = self._inflight.get(table_id)
+        if done is not None:
             done.wait()
         items = [(i.table_id, i.record) for i in mine]
         self.inner.append_many([*items, (table_id, record)])
@@ -164,9 +165,8 @@ class GroupCommitJournal:
         with self._cond:
             self._watched.pop(table_id, None)
             self._queue = deque(i for i in self._queue if i.table_id != table_id)
-            busy = table_id in self._inflight
-            done = self._inflight_done
-        if busy:
+            done = self._inflight.get(table_id)
+        if done is not None:
             done.wait()
         with self._cond:
             self._broken.discard(table_id)
@@ -215,32 +215,59 @@ class GroupCommitJournal:
 
     def _put(self, item: _Item) -> None:
         with self._cond:
-            if self._thread is None:
-                self._thread = threading.Thread(
-                    target=self._writer, name="croupier-journal", daemon=True
-                )
-                self._thread.start()
+            if not self._threads:
+                for n in range(self.lanes):
+                    thread = threading.Thread(
+                        target=self._writer, name=f"croupier-journal-{n}", daemon=True
+                    )
+                    self._threads.append(thread)
+                    thread.start()
             self._queue.append(item)
             self._cond.notify()
+
+    def _take(self) -> list[_Item] | None:
+        """Under the lock: the next group to write (``None``: nothing for this writer
+        now). Records of a table another writer is writing wait for it (a table's records
+        stay in order)."""
+        busy = self._inflight
+        first = next((i for i in self._queue if i.table_id not in busy), None)
+        if first is None:
+            return None
+        solo = self.lanes > 1
+        group: list[_Item] = []
+        rest: deque[_Item] = deque()
+        for i in self._queue:
+            eligible = i.table_id == first.table_id if solo else i.table_id not in busy
+            if eligible and len(group) < self.max_group:
+                group.append(i)
+            else:
+                rest.append(i)
+        self._queue = rest
+        return group
 
     def _writer(self) -> None:
         while True:
             with self._cond:
-                while not self._queue and not self._closed:
+                while True:
+                    group = self._take() if self._queue else None
+                    if group is not None or (self._closed and not self._queue):
+                        break
                     self._cond.wait()
-                if not self._queue:
+                if group is None:
                     return
-                group = [
-                    self._queue.popleft() for _ in range(min(self.max_group, len(self._queue)))
-                ]
-                self._inflight = {i.table_id for i in group}
-                self._inflight_done = threading.Event()
+                done = threading.Event()
+                tables = {i.table_id for i in group}
+                for t in tables:
+                    self._inflight[t] = done
             try:
                 self._write(group)
             finally:
                 with self._cond:
-                    self._inflight = set()
-                    self._inflight_done.set()
+                    for t in tables:
+                        if self._inflight.get(t) is done:
+                            del self._inflight[t]
+                    done.set()
+                    self._cond.notify_all()
 
     def _write(self, group: Sequence[_Item]) -> None:
         with self._cond:
@@ -289,7 +316,7 @@ class GroupCommitJournal:
         """Write everything queued, then stop the writer thread."""
         with self._cond:
             self._closed = True
-            self._cond.notify()
-            thread = self._thread
-        if thread is not None:
+            self._cond.notify_all()
+            threads = list(self._threads)
+        for thread in threads:
             thread.join(timeout)
