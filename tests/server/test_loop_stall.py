@@ -17,6 +17,7 @@ hold on a loaded machine).
 from __future__ import annotations
 
 import asyncio
+import itertools
 import time
 from collections.abc import Sequence
 from typing import Any
@@ -78,7 +79,7 @@ async def _measure(srv: LiveServer, seconds: float) -> tuple[list[float], dict[s
 
 
 def _gaps(times: list[float]) -> list[float]:
-    return [b - a for a, b in zip(times, times[1:], strict=False)]
+    return [b - a for a, b in itertools.pairwise(times)]
 
 
 def test_a_stalled_table_write_blocks_neither_the_loop_nor_other_tables(sqlite_url: str) -> None:

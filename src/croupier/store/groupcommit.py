@@ -10,9 +10,9 @@ every event published after a queued record until the writer reports that record
 durable, so nothing is published before it is durable (R-CRASH-1), and
 :meth:`GroupCommitJournal.flushed` lets the edge acknowledge a command only then.
 
-Records that move money outside the journal's own transaction, or that the table reads
-back at once (buy-in intents and their seat maps, cash-outs, voids, restarts, all-in
-protections), are written synchronously as before, on the caller's thread: when records
+Records that move money outside the journal's own transaction, or that must be durable
+before the bank is asked (buy-in intents and their seat maps, seat maps paying cash-outs,
+restarts), are written synchronously, on the caller's thread: when records
 of their table are waiting, those are taken out of the queue and written first in the
 same transaction (after the group being written, if it holds some), so a table's records
 keep their order and the caller never waits for other tables' records.
@@ -38,7 +38,16 @@ from typing import Any, Protocol
 
 from croupier.store.errors import StoreError
 from croupier.store.journal import SqlJournal
-from croupier.table.journal import HandEndRecord, HandStartRecord, Record, SeatsRecord
+from croupier.table.journal import (
+    BuyInAborted,
+    CashOutDone,
+    HandEndRecord,
+    HandStartRecord,
+    HandVoidRecord,
+    ProtectionUsed,
+    Record,
+    SeatsRecord,
+)
 
 __all__ = ["GroupCommitJournal", "HeldLog"]
 
@@ -79,8 +88,14 @@ class _Watch:
 
 def deferrable(record: Record) -> bool:
     """Whether ``record`` may be written in the background: it moves no money outside the
-    journal's own transaction and nothing reads it back before the next hand."""
-    if isinstance(record, HandStartRecord | HandEndRecord):
+    journal's own transaction and nothing reads it back before the next hand. Markers
+    whose loss a restart repairs (a cash-out confirmed, a buy-in refused: the restart asks
+    the bank again with the same reference, applied once), voids (they move nothing) and
+    all-in protections (counted by the room's quota; this record only reloads a table's
+    own count) are deferrable too."""
+    if isinstance(record, HandStartRecord | HandEndRecord | HandVoidRecord):
+        return True
+    if isinstance(record, CashOutDone | BuyInAborted | ProtectionUsed):
         return True
     return isinstance(record, SeatsRecord) and not record.cash_outs and not record.buy_in
 
