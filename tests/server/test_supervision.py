@@ -224,7 +224,7 @@ def test_action_fault_voids_the_hand_and_play_goes_on(
         assert srv.app.state.services.registry.tables[OTHER].actor.crashes == 0
 
     with running(_settings(database_url)) as srv:
-        asyncio.run(scenario(srv))
+        asyncio.run(asyncio.wait_for(scenario(srv), 180))
         assert httpx.get(srv.url + "/health").status_code == 200
     logs = _table_crashed_logs(caplog.records)
     assert logs and logs[0].table == TABLE and logs[0].supervised is True  # type: ignore[attr-defined]
@@ -307,7 +307,7 @@ def test_journal_write_fault_voids_the_hand_and_play_goes_on(
         assert await asyncio.to_thread(_chips, srv.url, token) == chips - BUY_IN + cashed
 
     with running(_settings(database_url)) as srv:
-        asyncio.run(scenario(srv))
+        asyncio.run(asyncio.wait_for(scenario(srv), 180))
     assert any(getattr(r, "event", None) == "table_restored" for r in caplog.records)
     _audit_clean(database_url)
 
@@ -357,5 +357,5 @@ def test_repeated_crashes_close_the_table_with_chips_home(database_url: str) -> 
         await player.close()
 
     with running(_settings(database_url)) as srv:
-        asyncio.run(scenario(srv))
+        asyncio.run(asyncio.wait_for(scenario(srv), 180))
     _audit_clean(database_url)
