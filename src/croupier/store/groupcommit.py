@@ -86,6 +86,13 @@ class _Watch:
     waiters: list[tuple[int, asyncio.Future[None]]] = field(default_factory=list)
 
 
+def _on_loop(loop: asyncio.AbstractEventLoop) -> bool:
+    try:
+        return asyncio.get_running_loop() is loop
+    except RuntimeError:
+        return False
+
+
 def deferrable(record: Record) -> bool:
     """Whether ``record`` may be written in the background: it moves no money outside the
     journal's own transaction and nothing reads it back before the next hand. Markers
@@ -97,7 +104,9 @@ def deferrable(record: Record) -> bool:
         return True
     if isinstance(record, CashOutDone | BuyInAborted | ProtectionUsed):
         return True
-    return isinstance(record, SeatsRecord) and not record.cash_outs and not record.buy_in
+    # A seat map naming a buy-in may wait: its intent is durable and the bank answered
+    # before it; lost in a crash, the restart refunds the intent.
+    return isinstance(record, SeatsRecord) and not record.cash_outs
 
 
 class GroupCommitJournal:

@@ -38,7 +38,8 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
-from croupier.table.commands import Message
+from croupier.table import seatcmds
+from croupier.table.commands import Message, Reload, SitDown
 from croupier.table.config import TableConfig
 from croupier.table.events import TableEvent, TableSnapshot
 from croupier.table.recover import recover_table
@@ -106,6 +107,33 @@ class TableActor(MailboxActor[Message, CommandResult]):
 
     def _handle(self, msg: Message) -> CommandResult | None:
         return self.table.handle(msg)
+
+    async def _serve(self, msg: Message) -> CommandResult | None:
+        """Handle ``msg``; with a background journal (a server), a buy-in or reload is
+        funded off the event loop: the table checks the command and asks for the chips
+        (nothing changed), the intent is journaled and the bank asked on a worker thread,
+        then the table handles the command with that answer (R-CRASH-1: the intent is
+        durable before the bank moves anything, as before)."""
+        table = self.table
+        if not isinstance(msg, SitDown | Reload) or not hasattr(table.journal, "watch"):
+            return table.handle(msg)
+        table.funding = seatcmds.ASK_FUNDING
+        try:
+            return table.handle(msg)
+        except seatcmds.NeedsFunding as need:
+            ask = need
+        finally:
+            if table.funding == seatcmds.ASK_FUNDING:
+                table.funding = None
+        funded = await asyncio.to_thread(seatcmds.fund, table, ask)
+        table.funding = funded
+        try:
+            return table.handle(msg)
+        finally:
+            left = table.funding
+            table.funding = None
+            if isinstance(left, seatcmds.Funded) and left.ok:  # not used: give it back
+                await asyncio.to_thread(seatcmds.refund, table, left)
 
     def _answered(self, msg: Message, result: CommandResult | None) -> None:
         if result is not None and not result.accepted and log.isEnabledFor(logging.INFO):

@@ -75,6 +75,9 @@ class SeatHost(_Common, Protocol):
     quota: ProtectionQuota
     hand_no: int
     away: dict[str, list[grace.AwayAction]]
+    funding: Any
+    """A buy-in's funding done off the event loop by the actor (``seatcmds.Funded``), or
+    ``seatcmds.ASK_FUNDING`` to ask for it, or ``None``: the bank is asked here."""
 
     def find(self, player_id: str) -> Seat | None: ...
 

@@ -9,7 +9,7 @@ between is refunded at recovery, so no chip is stranded in the table's escrow.
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from croupier.table import grace
@@ -41,13 +41,18 @@ if TYPE_CHECKING:
     from croupier.table.host import SeatHost
 
 __all__ = [
+    "ASK_FUNDING",
+    "Funded",
+    "NeedsFunding",
     "arm_window",
     "disconnect",
+    "fund",
     "leave",
     "on_window_expired",
     "policy",
     "protections_used",
     "reconnect",
+    "refund",
     "reload",
     "sit_down",
     "sit_in",
@@ -57,9 +62,60 @@ __all__ = [
 ]
 
 
+ASK_FUNDING = "ask"
+"""``SeatHost.funding`` value: a buy-in raises :class:`NeedsFunding` instead of asking the
+bank (the actor asks it off the event loop, then hands the command over again)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Funded:
+    """A buy-in the actor funded off the loop: its intent journaled, the bank asked."""
+
+    player_id: str
+    amount: int
+    ref: str
+    ok: bool
+
+
+class NeedsFunding(Exception):
+    """Raised by :func:`take` when the actor funds buy-ins off the event loop: the command
+    passed every check and needs ``amount`` of ``player_id``'s chips (nothing changed)."""
+
+    def __init__(self, player_id: str, amount: int, what: str) -> None:
+        super().__init__(f"{player_id} buys in for {amount}")
+        self.player_id, self.amount, self.what = player_id, amount, what
+
+
+def fund(t: SeatHost, ask: NeedsFunding) -> Funded:
+    """Journal the intent and ask the bank (blocking: the actor runs it off the loop)."""
+    ref = t.new_ref(ask.what)
+    t.journal.append(t.id, BuyInIntent(ref, ask.player_id, ask.amount))
+    ok = t.bank.buy_in(ask.player_id, ask.amount, ref)
+    if not ok:
+        t.journal.append(t.id, BuyInAborted(ref, "insufficient_funds"))
+    return Funded(ask.player_id, ask.amount, ref, ok)
+
+
+def refund(t: SeatHost, funded: Funded) -> None:
+    """Give back a funding the table did not use (blocking: off the loop)."""
+    if funded.ok:
+        t.bank.cash_out(funded.player_id, funded.amount, f"{funded.ref}:refund")
+        t.journal.append(t.id, BuyInAborted(funded.ref, "unused"))
+
+
 def take(t: SeatHost, player_id: str, amount: int, what: str) -> str:
     """Take a buy-in or reload from the bank: the intent is journaled first, so a crash
-    before the seat map holding the chips is journaled is refunded at recovery."""
+    before the seat map holding the chips is journaled is refunded at recovery. With the
+    actor funding buy-ins off the loop, the funding it did is used (or asked for)."""
+    pre = t.funding
+    if pre == ASK_FUNDING:
+        raise NeedsFunding(player_id, amount, what)
+    if isinstance(pre, Funded) and (pre.player_id, pre.amount) == (player_id, amount):
+        t.funding = None
+        if not pre.ok:
+            raise TableError("insufficient_funds", f"{player_id} cannot buy in for {amount}")
+        t.fault("bought_in")
+        return pre.ref
     ref = t.new_ref(what)
     t.journal.append(t.id, BuyInIntent(ref, player_id, amount))
     if not t.bank.buy_in(player_id, amount, ref):

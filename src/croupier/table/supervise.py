@@ -185,6 +185,11 @@ class MailboxActor(Generic[M, R]):
     def _handle(self, msg: M) -> R | None:
         raise NotImplementedError
 
+    async def _serve(self, msg: M) -> R | None:
+        """Handle one message (by default :meth:`_handle`; an actor that does blocking
+        work for a message off the loop awaits it here)."""
+        return self._handle(msg)
+
     def _answered(self, msg: M, result: R | None) -> None:
         """Called after each message handled without a crash (logging)."""
 
@@ -204,7 +209,7 @@ class MailboxActor(Generic[M, R]):
                 exc: BaseException = msg.error
             else:
                 try:
-                    result = self._handle(msg)
+                    result = await self._serve(msg)
                 except Exception as error:
                     exc = error
                 except BaseException as error:  # cancelled, or the process is stopping

@@ -178,6 +178,8 @@ class Table:
         self.auto_muck: Callable[[str], bool] = auto_muck or (lambda _player: False)
         """Whether a player mucks a beaten hand unasked (their account's option)."""
         self.away: dict[str, list[grace.AwayAction]] = {}
+        self.funding: Any = None
+        """Buy-ins funded off the loop by the actor (``seatcmds.take``)."""
         """Automatic decisions taken for disconnected players, told to them on return."""
         self.deadline: float | None = None
         self._bank_from: float | None = None
