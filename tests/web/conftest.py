@@ -78,6 +78,10 @@ class Server:
             CROUPIER_BETWEEN_HANDS_SECONDS="0.6",
             CROUPIER_TESTING="1",
             CROUPIER_SHUTDOWN_GRACE_SECONDS="1",
+            # every browser of the suite comes from 127.0.0.1 to a server shared by many
+            # tests: the per-address cap on private tables (6, tested in
+            # tests/server/test_security.py) would refuse the later tests' tables
+            CROUPIER_PRIVATE_TABLES_PER_ADDRESS="1000",
         )
         return env
 

@@ -58,6 +58,7 @@ def test_sign_up_exchange_play_with_the_mouse_and_replay(
     assert page.get_attribute("#sit-amount", "min") == "80"
     assert page.get_attribute("#sit-amount", "max") == "400"
     page.fill("#sit-amount", "5000")  # out of range: refused by the page, nothing sent
+    page.evaluate("document.querySelector('#toast').hidden = true")  # an earlier toast
     page.click("#sit-form button[type=submit]")
     page.wait_for_selector("#toast:not([hidden])")
     assert page.is_visible("#sit-dialog[open]")
