@@ -455,8 +455,16 @@ def test_history_names_cards_and_replayer_keys(server: Server, browser_page: Pag
     seat_at(page, server.base, "nlhe-1-2", 200)
     my_turn(page)
     hand = state(page, "s.handNo")
-    page.click("#a-fold" if page.is_visible("#a-fold") else "#a-check")
-    page.wait_for_function(f"window.__croupier.table.state.handNo > {hand}", timeout=60000)
+    # fold (or check when free, and go on acting: a checked big blind is asked again on the
+    # next street) until the hand is over — never left to the clock
+    deadline = time.monotonic() + 120
+    while state(page, "s.handNo") == hand:
+        assert time.monotonic() < deadline, f"hand {hand} did not end"
+        if page.is_visible("#actionbar") and not page.evaluate("window.__croupier.table.busy"):
+            page.click("#a-fold" if page.is_visible("#a-fold") else "#a-check")
+            page.wait_for_function("!window.__croupier.table.busy")
+        else:
+            page.wait_for_timeout(100)  # poll interval of the bounded loop
     history_row(page, f"#hands tbody tr[data-hand='nlhe-1-2/{hand}']")  # archived once settled
     row = page.locator("#hands tbody tr").first
     row.wait_for()
