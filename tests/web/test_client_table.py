@@ -460,11 +460,20 @@ def test_history_names_cards_and_replayer_keys(server: Server, browser_page: Pag
     deadline = time.monotonic() + 120
     while state(page, "s.handNo") == hand:
         assert time.monotonic() < deadline, f"hand {hand} did not end"
-        if page.is_visible("#actionbar") and not page.evaluate("window.__croupier.table.busy"):
-            page.click("#a-fold" if page.is_visible("#a-fold") else "#a-check")
-            page.wait_for_function("!window.__croupier.table.busy")
-        else:
+        # the bar also shows between decisions (pre-actions), and a decision can end while
+        # we look: click only a visible, enabled button, and look again if it went away
+        button = next(
+            (b for b in ("#a-fold", "#a-check") if page.is_visible(b) and page.is_enabled(b)),
+            None,
+        )
+        if button is None or page.evaluate("window.__croupier.table.busy"):
             page.wait_for_timeout(100)  # poll interval of the bounded loop
+            continue
+        try:
+            page.click(button, timeout=3000)
+        except PlaywrightTimeout:
+            continue  # the decision ended meanwhile (a new street, the other player)
+        page.wait_for_function("!window.__croupier.table.busy")
     history_row(page, f"#hands tbody tr[data-hand='nlhe-1-2/{hand}']")  # archived once settled
     row = page.locator("#hands tbody tr").first
     row.wait_for()

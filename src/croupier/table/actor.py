@@ -125,7 +125,16 @@ class TableActor(MailboxActor[Message, CommandResult]):
         finally:
             if table.funding == seatcmds.ASK_FUNDING:
                 table.funding = None
-        funded = await asyncio.to_thread(seatcmds.fund, table, ask)
+        work = asyncio.ensure_future(asyncio.to_thread(seatcmds.fund, table, ask))
+        try:
+            funded = await asyncio.shield(work)
+        except asyncio.CancelledError:
+            # The actor is stopping (a graceful shutdown) while the bank moves the chips:
+            # the worker thread goes on regardless, so wait for it and give the chips back
+            # now, rather than leave them in the escrow for the next start to refund.
+            funded = await work
+            await asyncio.to_thread(seatcmds.refund, table, funded)
+            raise
         table.funding = funded
         try:
             return table.handle(msg)
