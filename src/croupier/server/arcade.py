@@ -15,6 +15,7 @@ Routes (JSON; the session cookie or ``Authorization: Bearer``):
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -288,27 +289,31 @@ def _announce_look(sv: Services, user_id: int, look: dict[str, str]) -> None:
 # -- levels --------------------------------------------------------------------------------
 
 
-def level_up(sv: Services, user_id: int, old: int, new: int) -> None:
+def level_up(sv: Services, user_id: int, old: int, new: int) -> Callable[[], None]:
     """``user_id`` went from level ``old`` to ``new``: grant the bound-diamond reward of
-    each level reached (key ``level:<user>:<level>``: a level is reached once) and
-    announce it on their connection."""
+    each level reached (key ``level:<user>:<level>``: a level is reached once; a store
+    write, run by the archive thread) and return the announcement on their connection (run
+    on the event loop: a connection's queue is not thread-safe)."""
     reward = 0
     for level in range(old + 1, new + 1):
         sv.store.ledger.grant_bound_diamonds(
             user_id, LEVEL_UP_REWARD, key=f"level:{user_id}:{level}", reason=f"level {level}"
         )
         reward += LEVEL_UP_REWARD
-    conn = sv.hub.by_account.get(user_id)
-    if conn is not None:
-        conn.send(
-            {
-                "type": "level_up",
-                "level": new,
-                "previous": old,
-                "bound_diamonds": reward,
-                "arcade_unlocked": old < sv.settings.arcade_min_level <= new,
-            }
-        )
+    message = {
+        "type": "level_up",
+        "level": new,
+        "previous": old,
+        "bound_diamonds": reward,
+        "arcade_unlocked": old < sv.settings.arcade_min_level <= new,
+    }
+
+    def announce() -> None:
+        conn = sv.hub.by_account.get(user_id)
+        if conn is not None:
+            conn.send(message)
+
+    return announce
 
 
 # -- quick match feedback ---------------------------------------------------------------

@@ -42,10 +42,10 @@ BOT_CHIPS = 10_000_000
 JOURNAL_LANES = 4
 """Journal writer threads: tables are written in parallel, each in its own order."""
 ARCHIVE_BACKLOG = 8
-"""Hands waiting for the archive thread beyond which the loop archives them itself: the
-thread shares the GIL with the loop, so a thread that stays behind (bots playing hands
-back to back) would take half of the loop's time; archiving on the loop then paces the
-tables as before."""
+"""Hands waiting for the archive thread beyond which the tables put off their next deal
+(:attr:`~croupier.table.table.Table.deal_gate`) until it catches up: the thread shares the
+GIL with the loop, so a thread that stays behind (bots playing hands back to back) would
+take half of the loop's time. The tables are paced; the loop never archives itself."""
 
 
 @dataclass(slots=True)
@@ -170,7 +170,9 @@ class TableRegistry:
         self.codes: dict[str, str] = {}
         self._bot_ids = itertools.count(1)
         self.hands_settled = 0
-        self.on_level_up: Callable[[int, int, int], None] | None = None
+        self.on_level_up: Callable[[int, int, int], Callable[[], None] | None] | None = None
+        """``(account, old level, new level)``: grants the rewards (on the archive thread)
+        and returns the announcement to run on the event loop."""
         """Called with (account, old level, new level) when a hand levels a player up."""
         self.hands_voided = 0
         self.supervision = Supervision()
@@ -248,6 +250,9 @@ class TableRegistry:
 
             watch(actor.table)
             actor.on_restored.append(watch)
+        if self.threaded:
+            self._pace(actor.table)
+            actor.on_restored.append(self._pace)
 
         def given_up(exc: BaseException, live: LiveTable = live) -> None:
             self._given_up(live)
@@ -415,9 +420,7 @@ class TableRegistry:
             return
         if job is None:
             return
-        if not self.threaded or self._backlog >= ARCHIVE_BACKLOG:
-            # No thread, or the thread is behind: archive here (the loop slows down
-            # rather than letting the backlog grow without bound).
+        if not self.threaded:  # an in-memory store (tests): no thread to hand it to
             self._run_archive(job, live.table_id, hand_no)
             return
         try:
@@ -431,6 +434,14 @@ class TableRegistry:
         for pid in recorded.began.players if recorded is not None else ():
             if pid.isdigit():
                 self._latest_archive[int(pid)] = fut
+
+    def _pace(self, table: Any) -> None:
+        """Deal ``table``'s next hand only while the archive thread keeps up."""
+        table.deal_gate = self.archive_keeps_up
+
+    def archive_keeps_up(self) -> bool:
+        """Whether fewer than :data:`ARCHIVE_BACKLOG` hands wait for the archive thread."""
+        return self._backlog < ARCHIVE_BACKLOG
 
     def _archive_done(self, fut: concurrent.futures.Future[None]) -> None:
         self._backlog -= 1
@@ -459,9 +470,11 @@ class TableRegistry:
         bots = {b.player_id for b in live.bots}
         spec = live.spec
         max_seats = live.actor.table.config.seats
+        loop = asyncio.get_running_loop()
         return lambda: self._archive_hand(
-            spec, game, hand_no, began, events, ended, shown_names, bots, max_seats, row=row
-        )
+            spec, game, hand_no, began, events, ended, shown_names, bots, max_seats,
+            row=row, loop=loop,
+        )  # fmt: skip
 
     def _archive_hand(
         self,
@@ -476,6 +489,7 @@ class TableRegistry:
         max_seats: int,
         *,
         row: bool = True,
+        loop: asyncio.AbstractEventLoop,
     ) -> None:
         if row:
             self.store.archive.add(
@@ -492,7 +506,9 @@ class TableRegistry:
                 for uid, account in updated.items():
                     before = level_for(account.experience - hand_experience(won=humans[uid]))
                     if account.level > before:
-                        self.on_level_up(uid, before, account.level)
+                        announce = self.on_level_up(uid, before, account.level)
+                        if announce is not None:
+                            _soon(loop, announce)  # a connection's queue is the loop's
 
     def _hand_row(
         self,

@@ -102,7 +102,10 @@ from croupier.table.restart import RESTART_REASON, RestartDone, restart_journal
 from croupier.table.results import CommandResult, TableError
 from croupier.table.seating import Seat
 
-__all__ = ["DAY", "Subscription", "Table", "TableCrashed"]
+__all__ = ["DAY", "GATE_RETRY_SECONDS", "Subscription", "Table", "TableCrashed"]
+
+GATE_RETRY_SECONDS = 0.05
+"""How long a deal put off by :attr:`Table.deal_gate` waits before asking again."""
 ANSWERS_KEPT = 1_000
 """Answered commands kept per table for repeated ids (the newest; see ANSWERS_SECONDS)."""
 ANSWERS_SECONDS = 600.0
@@ -167,6 +170,10 @@ class Table:
         self.hand_no = 0
         self.held = False
         """Held by a tournament director: no new hand is dealt (``HoldHands``)."""
+        self.deal_gate: Callable[[], bool] | None = None
+        """Asked when the next hand is due: ``False`` puts the deal off by
+        :data:`GATE_RETRY_SECONDS` (a server paces its tables on its archive this way,
+        without blocking the event loop)."""
         self.plan: HandPlan | None = None
         self.last_plan: HandPlan | None = None
         self.hand_record: HandStartRecord | None = None
@@ -278,7 +285,10 @@ class Table:
         if isinstance(msg, StartHand):
             if msg.token == self._start_token:
                 self._start_timer = None
-                self._start_hand()
+                if self.deal_gate is not None and not self.deal_gate():
+                    self._arm_start(GATE_RETRY_SECONDS)
+                else:
+                    self._start_hand()
             return None
         if isinstance(msg, WindowExpired):
             seatcmds.on_window_expired(self, msg)
@@ -503,9 +513,12 @@ class Table:
             return
         if sum(1 for s in self.seats.values() if dealable(s, self.config.rules.button)) < 2:
             return
+        self._arm_start(self.config.between_hands_seconds)
+
+    def _arm_start(self, delay: float) -> None:
         self._start_token = next(self._tokens)
         token = self._start_token
-        when = self.clock.now() + self.config.between_hands_seconds
+        when = self.clock.now() + delay
         self._start_timer = self.clock.call_at(when, lambda: self.wake(StartHand(token)))
 
     def _start_hand(self) -> None:
