@@ -116,7 +116,9 @@ def test_restart_returns_every_cash_stack_and_empties_every_seat(tmp_path: Path)
             registry = srv.app.state.services.registry
             live = registry.get("bots-1")
             # R-TIME-2: the table counts all-in protections in the room's store, per account
-            assert live.actor.table.quota is srv.app.state.services.store.protections
+            # (in this process's memory, written to the store off the loop)
+            assert live.actor.table.quota is registry.quota
+            assert registry.quota.sql is srv.app.state.services.store.protections
             start = live.actor.table.hand_no
             await async_wait_until(
                 lambda: live.actor.table.hand_no >= start + 3, 20, "three more hands dealt"

@@ -8,11 +8,13 @@ import threading
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+import pytest
 import typer
 from typer.testing import CliRunner
 
 from croupier.cli import admin
 from croupier.store import Store, open_store
+from croupier.store.protections import CachedProtections
 from croupier.table import Disconnect, Reconnect
 from croupier.table.events import Protected, TimedOut
 from croupier.table.grace import GRACE_SECONDS
@@ -81,15 +83,22 @@ async def _protected_hand(h: Harness, who: str, other: str) -> tuple[list[Protec
     return prot, outs
 
 
-def test_protections_are_counted_across_tables(store: Store) -> None:
+@pytest.mark.parametrize("cached", [False, True], ids=["store", "cached"])
+def test_protections_are_counted_across_tables(store: Store, cached: bool) -> None:
     """R-TIME-2: two protections used at one table leave none at another table of the room
     (before: each table kept its own count, so a player had 2 per table); the disconnection
-    policy announced at the second table is already ``fold``."""
+    policy announced at the second table is already ``fold``. ``cached``: the server's
+    count (:class:`CachedProtections`, issue #11: no store round trip on the event loop),
+    each player's uses read as they sit, every use written to the store by its thread."""
     ann, bob, cid = _users(store, "Ann", "Bob", "Cid")
+    quota: Any = CachedProtections(store.protections) if cached else store.protections
 
     async def body() -> None:
-        one = await Harness.create(rules="room", quota=store.protections, table_id="one")
-        two = await Harness.create(rules="room", quota=store.protections, table_id="two")
+        one = await Harness.create(rules="room", quota=quota, table_id="one")
+        two = await Harness.create(rules="room", quota=quota, table_id="two")
+        if cached:
+            for player in (ann, bob, cid):  # as the server does when they sit down
+                await asyncio.to_thread(quota.load, player)
         for h, other in ((one, bob), (two, cid)):
             await h.sit(ann)
             await h.sit(other)
@@ -102,6 +111,9 @@ def test_protections_are_counted_across_tables(store: Store) -> None:
         assert policy(two.table, cid) == "all_in_protection"
 
     _run(body)
+    if cached:
+        quota.close()
+        assert quota.misses == 0  # every count was in memory: no read on the loop
     assert store.protections.used(ann) == 2
     top = store.protections.top()
     assert [(str(u.user_id), u.uses, u.tables) for u in top] == [(ann, 2, 1)]
@@ -135,3 +147,17 @@ def test_admin_lists_who_used_the_most(url: str) -> None:
     assert [(ln[0], ln[2], ln[3]) for ln in lines] == [("Ann", "3", "3"), ("Bob", "1", "1")]
     result = runner.invoke(_app(), ["admin", "protections", "--db", url, "--hours", "0"])
     assert result.exit_code == 2
+
+
+def test_the_cache_starts_from_the_stores_count(store: Store) -> None:
+    """R-TIME-2 across a restart: a new process's cache reads the uses of the last 24
+    hours from the store (two used before: none left), and gives the last one once."""
+    (ann,) = _users(store, "Ann")
+    assert store.protections.take(ann, "t1", 3) == 1
+    assert store.protections.take(ann, "t1", 3) == 2
+    cache = CachedProtections(store.protections)
+    cache.load(ann)
+    assert cache.used(ann) == 2 and cache.take(ann, "t2", 3) == 3
+    assert cache.take(ann, "t2", 3) is None
+    cache.close()
+    assert store.protections.used(ann) == 3 and cache.misses == 0

@@ -28,8 +28,9 @@ from croupier.history.phh import PhhError, dump_phh
 from croupier.lobby import LobbyError, TableSpec, TableSummary
 from croupier.store import ArchivedHand, HandPlayer, Store
 from croupier.store.groupcommit import GroupCommitJournal
+from croupier.store.protections import CachedProtections, SqlProtections
 from croupier.table import AsyncioClock, Clock, TableActor, TableEvent
-from croupier.table.events import HandBegan, HandSettled, Turn
+from croupier.table.events import HandBegan, HandSettled, PlayerSeated, Turn
 from croupier.table.recorder import HandRecorder
 from croupier.table.restart import close_table
 from croupier.table.supervise import Supervision
@@ -159,6 +160,12 @@ class TableRegistry:
         records, so one table's stalled write delays no other table (store/groupcommit.py)."""
         self._archiver = concurrent.futures.ThreadPoolExecutor(1, "croupier-archive")
         self._backlog = 0
+        self.quota: CachedProtections | SqlProtections = (
+            CachedProtections(store.protections) if self.threaded else store.protections
+        )
+        """The room's all-in protection count (R-TIME-2): with a server's threads, kept in
+        memory for this process and written off the loop, each player's uses read when
+        they sit down."""
         self._latest_archive: dict[int, concurrent.futures.Future[None]] = {}
         self.accounts = accounts
         self.clock = StoppableClock(clock)
@@ -230,7 +237,7 @@ class TableRegistry:
             "clock": self.clock,
             "journal": self.journal,
             "bank": self.store.bank(spec.table_id),
-            "quota": self.store.protections,
+            "quota": self.quota,
             "auto_muck": self.store.options.auto_muck,
         }
         restoring = bool(self.store.journal.records(spec.table_id))
@@ -375,6 +382,8 @@ class TableRegistry:
                 else self._account_name(pid)
                 for s, pid in zip(data.seats, data.players, strict=True)
             )
+        elif isinstance(data, PlayerSeated):
+            self._prime(data.player_id)
         elif isinstance(data, HandSettled):
             live.hands += 1
             self.hands_settled += 1
@@ -434,6 +443,11 @@ class TableRegistry:
         for pid in recorded.began.players if recorded is not None else ():
             if pid.isdigit():
                 self._latest_archive[int(pid)] = fut
+
+    def _prime(self, player_id: str) -> None:
+        """Read a player's all-in protections of the last day off the loop as they sit."""
+        if player_id.isdigit() and isinstance(self.quota, CachedProtections):
+            asyncio.get_running_loop().run_in_executor(None, self.quota.load, player_id)
 
     def _pace(self, table: Any) -> None:
         """Deal ``table``'s next hand only while the archive thread keeps up."""
@@ -573,5 +587,7 @@ class TableRegistry:
             if live.actor.alive:
                 await live.actor.stop()
         await asyncio.to_thread(self._archiver.shutdown, wait=True)
+        if isinstance(self.quota, CachedProtections):
+            await asyncio.to_thread(self.quota.close)
         if isinstance(self.journal, GroupCommitJournal):
             await asyncio.to_thread(self.journal.close)
