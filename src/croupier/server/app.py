@@ -265,7 +265,7 @@ async def _seat_group(sv: Services, group: list[str]) -> None:
     buy_in = live.actor.table.config.min_buy_in
     seats = random.SystemRandom().sample(range(spec.seats), len(group))
     for pid, seat in zip(group, seats, strict=True):
-        record = sv.store.users.user(int(pid))
+        record = await asyncio.to_thread(sv.store.users.user, int(pid))
         name = record.name if record is not None else pid
         result = await live.actor.submit(SitDown(f"{pid}:qm:{table_id}", pid, name, buy_in, seat))
         conn = sv.hub.by_account.get(int(pid))

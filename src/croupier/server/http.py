@@ -154,10 +154,14 @@ async def register(request: Request) -> Response:
     except AccountError as exc:
         return fail(409 if exc.code == "name_taken" else 422, exc.code, str(exc))
     if sv.settings.welcome_diamonds:
-        sv.store.ledger.grant_diamonds(
-            account.id, sv.settings.welcome_diamonds, key=f"welcome:{account.id}", reason="welcome"
+        await asyncio.to_thread(
+            sv.store.ledger.grant_diamonds,
+            account.id,
+            sv.settings.welcome_diamonds,
+            key=f"welcome:{account.id}",
+            reason="welcome",
         )
-    return JSONResponse(_account_json(account, sv), status_code=201)
+    return JSONResponse(await asyncio.to_thread(_account_json, account, sv), status_code=201)
 
 
 async def login(request: Request) -> Response:
@@ -174,7 +178,8 @@ async def login(request: Request) -> Response:
         return resp
     except AccountError as exc:
         return fail(401, exc.code, str(exc))
-    resp = JSONResponse({"token": done.token, "account": _account_json(done.account, sv)})
+    shown = await asyncio.to_thread(_account_json, done.account, sv)
+    resp = JSONResponse({"token": done.token, "account": shown})
     resp.set_cookie(
         sv.cookie_name,
         done.token,
@@ -214,7 +219,7 @@ async def me(request: Request) -> Response:
     account = await _account(request, sv)
     if isinstance(account, Response):
         return account
-    return JSONResponse(_account_json(account, sv))
+    return JSONResponse(await asyncio.to_thread(_account_json, account, sv))
 
 
 async def exchange(request: Request) -> Response:
@@ -226,12 +231,15 @@ async def exchange(request: Request) -> Response:
     if isinstance(body, Response):
         return body
     try:
-        sv.store.ledger.buy_chips(
-            account.id, body.diamonds, key=f"exchange:{account.id}:{body.key}"
+        await asyncio.to_thread(
+            sv.store.ledger.buy_chips,
+            account.id,
+            body.diamonds,
+            key=f"exchange:{account.id}:{body.key}",
         )
     except StoreError as exc:
         return fail(409, exc.code, str(exc))
-    return JSONResponse(_account_json(account, sv))
+    return JSONResponse(await asyncio.to_thread(_account_json, account, sv))
 
 
 async def tables(request: Request) -> Response:
@@ -316,7 +324,7 @@ async def hands(request: Request) -> Response:
         return account
     try:
         limit = int(request.query_params.get("limit", "50"))
-        found = sv.store.archive.for_account(account.id, limit=limit)
+        found = await asyncio.to_thread(sv.store.archive.for_account, account.id, limit=limit)
     except (ValueError, StoreError):
         return fail(422, "invalid_limit", "limit is 1 to 1000")
     return JSONResponse([hand_row(h, account.id, sv.registry) for h in found])
@@ -332,7 +340,7 @@ async def hand_download(request: Request) -> Response:
     table_id = request.path_params["table_id"]
     hand_id, _, fmt = request.path_params["hand"].rpartition(".")
     try:
-        hand = sv.store.archive.get(table_id, hand_id)
+        hand = await asyncio.to_thread(sv.store.archive.get, table_id, hand_id)
     except StoreError:
         return fail(404, "not_found", "no such hand")
     live = sv.registry.tables.get(table_id)

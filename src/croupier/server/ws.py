@@ -256,7 +256,7 @@ class WsSession:
         elif isinstance(msg, P.Chat):
             self._chat(msg)
         elif isinstance(msg, P.QuickMatch):
-            self._quick_match(msg)
+            await self._quick_match(msg)
         elif isinstance(msg, P.CreatePrivate):
             await self._create_private(msg)
         elif isinstance(msg, P.JoinPrivate):
@@ -465,7 +465,7 @@ class WsSession:
             {"type": "chat", "table_id": msg.table_id, "from": self.account.name, **body},
         )
 
-    def _quick_match(self, msg: P.QuickMatch) -> None:
+    async def _quick_match(self, msg: P.QuickMatch) -> None:
         if self.account is None:
             self._ack(msg.id, None, False, "login_required", "log in to play")
             return
@@ -480,10 +480,11 @@ class WsSession:
         if not self.sv.arcade_gate.is_open(self.sv.wall()):
             self._ack(msg.id, None, False, "arcade_closed", "the arcade is closed now")
             return
-        account = self.sv.accounts.account(self.account.id) or self.account
+        sv, uid = self.sv, self.account.id
+        account = await asyncio.to_thread(sv.accounts.account, uid) or self.account
         need = quick_match_buy_in()
-        if account.level >= self.sv.quick.min_level and (
-            self.sv.store.ledger.balances(account.id).chips < need
+        if account.level >= sv.quick.min_level and (
+            (await asyncio.to_thread(sv.store.ledger.balances, uid)).chips < need
         ):
             # Found out now, not when the table starts without you.
             self._ack(
@@ -502,7 +503,7 @@ class WsSession:
         if self.account is None:
             self._ack(msg.id, None, False, "login_required", "log in to host a table")
             return
-        why = self._arcade_level_refusal() if msg.profile == "arcade" else None
+        why = await self._arcade_level_refusal() if msg.profile == "arcade" else None
         if why is not None:
             self._ack(msg.id, None, False, why[0], why[1])
             return
@@ -566,7 +567,7 @@ class WsSession:
         table = live.actor.table
         cmd: C.Command
         if isinstance(msg, P.Sit):
-            why = self._may_sit(live, msg.code)
+            why = await self._may_sit(live, msg.code)
             if why is not None and why[0] == "bad_code":
                 self._wrong_guess()
             if why is not None:
@@ -633,7 +634,7 @@ class WsSession:
             data=data,
         )
 
-    def _may_sit(self, live: Any, code: str | None) -> tuple[str, str] | None:
+    async def _may_sit(self, live: Any, code: str | None) -> tuple[str, str] | None:
         """The lobby's refusal to seat this account at ``live`` (lobby/access.py)."""
         assert self.account is not None
         refused = seat_refusal(
@@ -641,18 +642,20 @@ class WsSession:
             arcade_rules=live.actor.table.config.rules.name == "arcade",
             code=code,
             account_id=self.account.id,
-            level=self._level(),
+            level=await self._level(),
             now=self.sv.wall(),
             gate=self.sv.arcade_gate,
         )
         return None if refused is None else (refused.code, str(refused))
 
-    def _level(self) -> int:
-        """This account's level now (it changes as it plays)."""
+    async def _level(self) -> int:
+        """This account's level now (it changes as it plays; read off the loop)."""
         assert self.account is not None
-        return (self.sv.accounts.account(self.account.id) or self.account).level
+        found = await asyncio.to_thread(self.sv.accounts.account, self.account.id)
+        return (found or self.account).level
 
-    def _arcade_level_refusal(self) -> tuple[str, str] | None:
+    async def _arcade_level_refusal(self) -> tuple[str, str] | None:
         """Hosting a private arcade table asks the arcade's level (R-SEAT-2), not its hours."""
-        refused = self.sv.arcade_gate.refusal(self._level(), self.sv.wall(), hours=False)
+        level = await self._level()
+        refused = self.sv.arcade_gate.refusal(level, self.sv.wall(), hours=False)
         return None if refused is None else (refused.code, str(refused))
