@@ -242,8 +242,30 @@ def arcade_routes() -> list[Route]:
 # -- looks at the table ------------------------------------------------------------------
 
 
+def known_look(sv: Services, player_id: str) -> dict[str, str] | None:
+    """On the event loop: what ``player_id`` shows at a table if it is known here; if not,
+    ``None`` now, and the look is read off the loop then announced to the tables where the
+    player sits (a ``look`` message), so no store read runs on the loop."""
+    if not player_id.isdigit():
+        return None
+    found = sv.looks.get(int(player_id))
+    if found is None:
+        fut = asyncio.get_running_loop().run_in_executor(None, look_of, sv, player_id)
+        fut.add_done_callback(lambda f: _loaded_look(sv, int(player_id), f))
+    return found
+
+
+def _loaded_look(sv: Services, user_id: int, fut: asyncio.Future[dict[str, str] | None]) -> None:
+    if fut.cancelled() or fut.exception() is not None:
+        return
+    look = fut.result()
+    if look:
+        _announce_look(sv, user_id, look)
+
+
 def look_of(sv: Services, player_id: str) -> dict[str, str] | None:
-    """What ``player_id`` shows at a table (cached; ``None`` for a non-account id)."""
+    """What ``player_id`` shows at a table (cached; ``None`` for a non-account id). A
+    store read on a miss: call off the loop (:func:`known_look` on it)."""
     if not player_id.isdigit():
         return None
     uid = int(player_id)
@@ -268,11 +290,11 @@ def dress(sv: Services, message: dict[str, Any]) -> dict[str, Any]:
     if message.get("type") == "snapshot":
         for seat in message.get("snapshot", {}).get("seats", ()):
             if isinstance(seat, dict) and isinstance(seat.get("player_id"), str):
-                seat["look"] = look_of(sv, seat["player_id"])
+                seat["look"] = known_look(sv, seat["player_id"])
     elif message.get("type") == "event":
         event = message.get("event") or {}
         if event.get("type") == "player_seated" and isinstance(event.get("player_id"), str):
-            event["look"] = look_of(sv, event["player_id"])
+            event["look"] = known_look(sv, event["player_id"])
     return message
 
 

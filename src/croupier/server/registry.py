@@ -445,9 +445,15 @@ class TableRegistry:
                 self._latest_archive[int(pid)] = fut
 
     def _prime(self, player_id: str) -> None:
-        """Read a player's all-in protections of the last day off the loop as they sit."""
-        if player_id.isdigit() and isinstance(self.quota, CachedProtections):
-            asyncio.get_running_loop().run_in_executor(None, self.quota.load, player_id)
+        """As a player sits: read off the loop what their table asks of the store in play
+        (their all-in protections of the last day, their auto-muck option)."""
+        if player_id.isdigit() and self.threaded:
+            asyncio.get_running_loop().run_in_executor(None, self._load_player, player_id)
+
+    def _load_player(self, player_id: str) -> None:
+        if isinstance(self.quota, CachedProtections):
+            self.quota.load(player_id)
+        self.store.options.auto_muck(player_id)
 
     def _pace(self, table: Any) -> None:
         """Deal ``table``'s next hand only while the archive thread keeps up."""

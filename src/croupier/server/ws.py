@@ -20,6 +20,7 @@ from croupier.lobby.access import seat_refusal, watch_refusal
 from croupier.server import protocol as P
 from croupier.server.arcade import (
     dress,
+    known_look,
     look_of,
     push_queue_status,
     quick_match_buy_in,
@@ -383,6 +384,9 @@ class WsSession:
             self.send(error(why, f"cannot watch {table_id}: {why.replace('_', ' ')}"))
             return
         live = self.sv.registry.get(table_id)
+        seated = [s.player_id for s in live.actor.table.seats.values()]
+        sv = self.sv
+        await asyncio.to_thread(lambda: [look_of(sv, p) for p in seated])  # read off the loop
         old = self.streams.pop(table_id, None)
         if old is not None:
             old.close()
@@ -453,7 +457,7 @@ class WsSession:
             return
         body: dict[str, Any] = {k: v for k, v in asdict(line).items() if v is not None}
         if line.emote is not None:
-            look = look_of(self.sv, str(self.account.id)) or {}
+            look = known_look(self.sv, str(self.account.id)) or {}
             body["emote_set"] = look.get("emotes", "basic")
         self.chat_bucket, ok = self.chat_bucket.take(self._now())
         if not ok:
@@ -568,6 +572,7 @@ class WsSession:
         cmd: C.Command
         if isinstance(msg, P.Sit):
             why = await self._may_sit(live, msg.code)
+            await asyncio.to_thread(look_of, self.sv, pid)  # their seat shows it at once
             if why is not None and why[0] == "bad_code":
                 self._wrong_guess()
             if why is not None:

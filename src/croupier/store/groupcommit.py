@@ -87,6 +87,7 @@ class _Watch:
 
 
 def _on_loop(loop: asyncio.AbstractEventLoop) -> bool:
+    """Whether the caller runs on ``loop``'s thread, inside it."""
     try:
         return asyncio.get_running_loop() is loop
     except RuntimeError:
@@ -144,9 +145,11 @@ class GroupCommitJournal:
             raise StoreError("journal_failed", f"the journal of {table_id} failed; it recovers")
         watch = self._watched.get(table_id)
         if watch is not None and not self._closed and deferrable(record):
-            self._seq += 1
-            watch.last = self._seq
-            self._put(_Item(table_id, record, self._seq, watch=watch))
+            with self._cond:  # a worker thread of the table's actor may append too: the
+                # number and the place in the queue are taken together (the lock is an RLock)
+                self._seq += 1
+                seq = watch.last = self._seq
+                self._put(_Item(table_id, record, seq, watch=watch))
             return
         if watch is None or watch.last <= watch.durable:
             # Nothing of this table is waiting: write now (on the caller's thread).
@@ -165,7 +168,13 @@ class GroupCommitJournal:
         items = [(i.table_id, i.record) for i in mine]
         self.inner.append_many([*items, (table_id, record)])
         if mine and watch is not None:
-            self._durable({table_id: (watch, mine[-1].seq)}, {})
+            written = {table_id: (watch, mine[-1].seq)}
+            if _on_loop(watch.loop):
+                self._durable(written, {})
+            else:  # a worker thread of the actor (a buy-in funded off the loop): the
+                # events are released on the table's loop, never on this thread
+                with contextlib.suppress(RuntimeError):  # the loop is closed
+                    watch.loop.call_soon_threadsafe(self._durable, written, {})
 
     # -- watching a table ----------------------------------------------------------------
 
