@@ -58,7 +58,10 @@ def round_key(table_id: str, round_id: str, player: str | None, step: str) -> st
 
 
 class Cashier(Protocol):
-    """What the casino table needs from the money side. Each call is atomic."""
+    """What the casino table needs from the money side. Each call is atomic (all its
+    movements or none) and may block (a database transaction): a table's actor makes
+    the calls on worker threads, one at a time per table (``croupier.table.casino_actor``),
+    so an implementation must accept calls from any thread."""
 
     def balance(self, player: str) -> int:
         """The chips a player may bet (their account balance)."""

@@ -208,9 +208,16 @@ class CashierCall:
     refresh: tuple[str, ...] = ()
 
     def run(self, cashier: Cashier) -> tuple[Any, dict[str, int]]:
-        """Make the call (blocking: the store's transaction); ``(answer, balances)``."""
+        """Make the call (blocking: the store's transaction); ``(answer, balances)``. A
+        balance that cannot be read is left out (the call itself was made)."""
         value = None if self.method is None else getattr(cashier, self.method)(*self.args)
-        return value, {p: cashier.balance(p) for p in dict.fromkeys(self.refresh)}
+        balances: dict[str, int] = {}
+        for player in dict.fromkeys(self.refresh):
+            try:
+                balances[player] = cashier.balance(player)
+            except CashierError:
+                continue
+        return value, balances
 
 
 Steps = Generator[CashierCall, Any, Any]
@@ -467,7 +474,7 @@ class CasinoTable:
             return _refuse(exc.code, str(exc))
         player = self.seats[seat].player
         yield from self._ask(None, refresh=(player,))
-        have = self.balances[player]
+        have = self.balances.get(player, 0)
         if ante + cmd.bonus > have:
             return _refuse(
                 "insufficient_chips", f"your balance is {have}, the bets are {ante + cmd.bonus}"
@@ -517,7 +524,7 @@ class CasinoTable:
                 return
             bets = [self.ready[i] for i in order]
             yield from self._ask(None, refresh=tuple(players[i] for i in order))
-            stacks = [self.balances[players[i]] for i in order]
+            stacks = [self.balances.get(players[i], 0) for i in order]
             short = [i for i, b, s in zip(order, bets, stacks, strict=True) if b.ante + b.bonus > s]
             if short:
                 for i in short:
