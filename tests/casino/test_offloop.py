@@ -189,3 +189,32 @@ def test_the_same_round_on_the_loop_would_stall_it() -> None:
     seen = asyncio.run(_round(offload=False))
     assert seen["worst"] >= DELAY * 0.9
     assert all(t == seen["loop_thread"] for _, t in seen["cash"].calls)
+
+
+def test_views_show_the_balance_the_table_read_and_a_returning_watcher_gets_it_fresh() -> None:
+    """R-BONUS-1: a view never reads the store; it shows the balance the table read with
+    its last cashier call. A player's chips change elsewhere (another table, the bank):
+    when they come back to the page (subscribe), the table reads the balance again off
+    the loop and sends a view with it; a bet reads it again before it is accepted."""
+
+    async def go() -> None:
+        cash = MemoryCashier({"1": 100})
+        actor = CasinoActor(CasinoTable(CasinoTableConfig("casino-b"), cash, FakeClock()))
+        assert (await actor.submit(Sit("s", "1", "ann", 0))).accepted
+        cash.balances["1"] = 40  # spent at another table meanwhile
+        views: list[dict[str, Any]] = []
+        actor.table.subscribe("1", views.append)
+        assert views[0]["you"]["balance"] == 100  # what the table knew
+        for _ in range(500):
+            if views[-1]["you"]["balance"] == 40:
+                break
+            await asyncio.sleep(0.01)
+        assert views[-1]["you"]["balance"] == 40
+        assert views[-1]["version"] > views[0]["version"]
+        cash.balances["1"] = 10
+        r = await actor.submit(Deal("d", "1", 20))
+        assert not r.accepted and r.code == "insufficient_chips"
+        assert actor.table.balances["1"] == 10 and views[-1]["you"]["balance"] == 10
+        await actor.stop()
+
+    asyncio.run(go())

@@ -473,9 +473,12 @@ class CasinoTable:
         except CodedError as exc:
             return _refuse(exc.code, str(exc))
         player = self.seats[seat].player
+        known = self.balances.get(player)
         yield from self._ask(None, refresh=(player,))
         have = self.balances.get(player, 0)
         if ante + cmd.bonus > have:
+            if have != known:
+                self._publish()  # show the balance that refuses the bet
             return _refuse(
                 "insufficient_chips", f"your balance is {have}, the bets are {ante + cmd.bonus}"
             )
