@@ -208,7 +208,7 @@ def test_crash_voids_the_open_round_and_returns_every_bet() -> None:
         assert cash.balance("1") == 65 and cash.escrow
         await actor.stop()  # killed mid-round
         assert not actor.alive
-        restored = CasinoActor.restore(CasinoTableConfig("casino-t"), cash, FakeClock())
+        restored = await CasinoActor.restore(CasinoTableConfig("casino-t"), cash, FakeClock())
         assert cash.balance("1") == 100 and cash.balance("2") == 100
         assert not cash.escrow and cash.house == 0 and cash.open_rounds("casino-t") == []
         assert restored.table.round is None

@@ -184,6 +184,10 @@ def test_a_crashed_casino_actor_is_restored_and_the_round_voided(database_url: s
         # supervised (table/supervise.py): the crash is answered ``table_crashed``; with the
         # ledger gone the actor cannot void the round in place, so it gives the table up
         assert not ack["accepted"] and ack["code"] == "table_crashed"
+        # the voiding is tried on a worker thread after the answer: wait for the give-up
+        deadline = asyncio.get_running_loop().time() + 10
+        while actor.alive and asyncio.get_running_loop().time() < deadline:
+            await asyncio.sleep(0.01)
         assert not actor.alive and actor.gave_up
         ack = await c.command({"type": "casino_sit", "table_id": TABLE})  # restores it
         assert room.actors[TABLE] is not actor and room.actors[TABLE].alive

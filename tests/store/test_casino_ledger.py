@@ -280,7 +280,7 @@ def test_void_returns_every_escrowed_chip(store: Store, clock: FakeClock) -> Non
         from croupier.table.casino_actor import CasinoActor
         from croupier.table.clock import FakeClock as TableClock
 
-        actor = CasinoActor.restore(CasinoTableConfig("casino-t"), cash, TableClock())
+        actor = await CasinoActor.restore(CasinoTableConfig("casino-t"), cash, TableClock())
         await actor.stop()
 
     asyncio.run(restart())

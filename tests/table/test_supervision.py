@@ -173,13 +173,17 @@ def test_supervised_casino_table_voids_the_round_and_goes_on() -> None:
         def boom(msg: Any) -> Any:
             raise RuntimeError("fault injected")
 
-        old.handle = boom  # type: ignore[method-assign]
+        old.steps = boom  # type: ignore[method-assign]
         try:
             await actor.submit(Decide("a", "1", "play"))
         except Exception as exc:
             assert getattr(exc, "code", None) == "table_crashed"
         else:  # pragma: no cover
             raise AssertionError("the crash was not reported")
+        for _ in range(1000):  # the round is voided on a worker thread after the answer
+            if actor.table is not old:
+                break
+            await asyncio.sleep(0.01)
         assert actor.alive and actor.table is not old and actor.crashes == 1
         assert cash.balance("1") == 100 and cash.balance("2") == 100 and not cash.escrow
         assert actor.table.round is None and got[-1]["version"] == actor.table.version

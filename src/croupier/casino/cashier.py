@@ -27,6 +27,7 @@ croupier.casino.cashier.CashierError: player 7 holds 132 chips, 500 are needed
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Mapping, Sequence
 from typing import Any, Protocol
 
@@ -57,7 +58,10 @@ def round_key(table_id: str, round_id: str, player: str | None, step: str) -> st
 
 
 class Cashier(Protocol):
-    """What the casino table needs from the money side. Each call is atomic."""
+    """What the casino table needs from the money side. Each call is atomic (all its
+    movements or none) and may block (a database transaction): a table's actor makes
+    the calls on worker threads, one at a time per table (``croupier.table.casino_actor``),
+    so an implementation must accept calls from any thread."""
 
     def balance(self, player: str) -> int:
         """The chips a player may bet (their account balance)."""
@@ -100,7 +104,8 @@ class Cashier(Protocol):
 
 
 class MemoryCashier:
-    """An in-memory :class:`Cashier` (tests, simulations): the same rules, no database."""
+    """An in-memory :class:`Cashier` (tests, simulations): the same rules, no database;
+    each call holds a lock (tables call it from worker threads)."""
 
     def __init__(self, balances: Mapping[str, int] | None = None) -> None:
         self.balances: dict[str, int] = dict(balances or {})
@@ -109,9 +114,11 @@ class MemoryCashier:
         self.rounds: dict[tuple[str, str], str] = {}
         self.keys: set[str] = set()
         self.records: dict[tuple[str, str], dict[str, Any]] = {}
+        self._lock = threading.RLock()  # the actor calls it from worker threads
 
     def balance(self, player: str) -> int:
-        return self.balances.get(player, 0)
+        with self._lock:
+            return self.balances.get(player, 0)
 
     def _debit(self, table_id: str, round_id: str, player: str, amount: int, step: str) -> None:
         key = round_key(table_id, round_id, player, step)
@@ -136,20 +143,21 @@ class MemoryCashier:
         record: Mapping[str, Any],
         stakes: Sequence[tuple[str, int]],
     ) -> None:
-        if (table_id, round_id) in self.rounds:
-            return
-        for player, amount in stakes:
-            if amount > self.balance(player):
-                have = self.balance(player)
-                raise CashierError(
-                    "insufficient_chips",
-                    f"player {player} holds {have} chips, {amount} are needed",
-                    player,
-                )
-        self.rounds[(table_id, round_id)] = "open"
-        self.records[(table_id, round_id)] = dict(record)
-        for player, amount in stakes:
-            self._debit(table_id, round_id, player, amount, "stake")
+        with self._lock:
+            if (table_id, round_id) in self.rounds:
+                return
+            for player, amount in stakes:
+                if amount > self.balance(player):
+                    have = self.balance(player)
+                    raise CashierError(
+                        "insufficient_chips",
+                        f"player {player} holds {have} chips, {amount} are needed",
+                        player,
+                    )
+            self.rounds[(table_id, round_id)] = "open"
+            self.records[(table_id, round_id)] = dict(record)
+            for player, amount in stakes:
+                self._debit(table_id, round_id, player, amount, "stake")
 
     def _open(self, table_id: str, round_id: str) -> None:
         status = self.rounds.get((table_id, round_id))
@@ -159,8 +167,9 @@ class MemoryCashier:
             raise CashierError("round_closed", f"round {round_id} is {status}")
 
     def wager(self, table_id: str, round_id: str, player: str, spot: str, amount: int) -> None:
-        self._open(table_id, round_id)
-        self._debit(table_id, round_id, player, amount, spot)
+        with self._lock:
+            self._open(table_id, round_id)
+            self._debit(table_id, round_id, player, amount, spot)
 
     def settle(
         self,
@@ -169,27 +178,30 @@ class MemoryCashier:
         results: Sequence[tuple[str, int, int]],
         outcome: Mapping[str, Any],
     ) -> None:
-        if self.rounds.get((table_id, round_id)) == "settled":
-            return
-        self._open(table_id, round_id)
-        for player, wagered, _paid in results:
-            held = self.escrow.get((table_id, round_id, player), 0)
-            if held != wagered:
-                raise CashierError(
-                    "escrow_mismatch", f"player {player}: escrow {held}, wagered {wagered}"
-                )
-        for player, wagered, paid in results:
-            self.escrow.pop((table_id, round_id, player), None)
-            self.balances[player] = self.balance(player) + paid
-            self.house += wagered - paid
-        self.rounds[(table_id, round_id)] = "settled"
+        with self._lock:
+            if self.rounds.get((table_id, round_id)) == "settled":
+                return
+            self._open(table_id, round_id)
+            for player, wagered, _paid in results:
+                held = self.escrow.get((table_id, round_id, player), 0)
+                if held != wagered:
+                    raise CashierError(
+                        "escrow_mismatch", f"player {player}: escrow {held}, wagered {wagered}"
+                    )
+            for player, wagered, paid in results:
+                self.escrow.pop((table_id, round_id, player), None)
+                self.balances[player] = self.balance(player) + paid
+                self.house += wagered - paid
+            self.rounds[(table_id, round_id)] = "settled"
 
     def void(self, table_id: str, round_id: str, reason: str) -> None:
-        if self.rounds.get((table_id, round_id)) != "open":
-            return
-        for key in [k for k in self.escrow if k[:2] == (table_id, round_id)]:
-            self.balances[key[2]] = self.balance(key[2]) + self.escrow.pop(key)
-        self.rounds[(table_id, round_id)] = "void"
+        with self._lock:
+            if self.rounds.get((table_id, round_id)) != "open":
+                return
+            for key in [k for k in self.escrow if k[:2] == (table_id, round_id)]:
+                self.balances[key[2]] = self.balance(key[2]) + self.escrow.pop(key)
+            self.rounds[(table_id, round_id)] = "void"
 
     def open_rounds(self, table_id: str) -> list[str]:
-        return [r for (t, r), s in self.rounds.items() if t == table_id and s == "open"]
+        with self._lock:
+            return [r for (t, r), s in self.rounds.items() if t == table_id and s == "open"]

@@ -16,6 +16,16 @@ atomic call (``Cashier.open_round``), every flop/turn/river bet is escrowed befo
 decision is applied, the settlement pays everybody in one call. A table restored after a
 crash voids every round it had open: each escrowed chip goes back (R-CRASH-1).
 
+The table never calls its cashier while it is in the middle of a change: :meth:`steps`
+handles a message as a generator that *yields* each cashier call it needs
+(:class:`CashierCall`) and goes on with the answer (or the :class:`CashierError` thrown
+back in). Whoever drives it runs the calls: :meth:`handle` inline (tests, simulations),
+the actor on a worker thread while the event loop goes on (a server; the table itself
+is only ever touched on the loop). Every change of state comes after the call it
+depends on, so a table waiting for its cashier is still in its previous, consistent
+state. The views read the balances the table knows (``balances``: read with each money
+movement, at each seat taken and bet placed), never the store.
+
 Views are per audience: a player sees their own hole cards, never the others' nor the
 dealer's until the round is settled, and never a burnt card.
 
@@ -43,7 +53,7 @@ import hashlib
 import secrets
 import uuid
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Generator
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -68,6 +78,7 @@ from croupier.engine.rng import Shuffler, SystemShuffler
 
 __all__ = [
     "Cancel",
+    "CashierCall",
     "CasinoResult",
     "CasinoTable",
     "CasinoTableConfig",
@@ -75,6 +86,8 @@ __all__ = [
     "Decide",
     "Sit",
     "Stand",
+    "Steps",
+    "run_inline",
 ]
 
 
@@ -171,6 +184,71 @@ class _DecisionDue:
 
 
 @dataclass(frozen=True, slots=True)
+class _Refresh:
+    """Read ``player``'s balance again (a watcher came back) and show it."""
+
+    player: str
+
+
+@dataclass(frozen=True, slots=True)
+class CashierCall:
+    """One call a table needs from its cashier: ``method`` (``open_round``, ``wager``,
+    ``settle``, ``void``, ``open_rounds``; None: no movement) with ``args``, then the
+    balances of the ``refresh`` players read after it.
+
+    >>> from croupier.casino.cashier import MemoryCashier
+    >>> CashierCall("wager", ("t", "r", "7", "flop", 4), ("7",)).method
+    'wager'
+    >>> CashierCall(None, (), ("7", "8")).run(MemoryCashier({"7": 5}))
+    (None, {'7': 5, '8': 0})
+    """
+
+    method: str | None
+    args: tuple[Any, ...] = ()
+    refresh: tuple[str, ...] = ()
+
+    def run(self, cashier: Cashier) -> tuple[Any, dict[str, int]]:
+        """Make the call (blocking: the store's transaction); ``(answer, balances)``. A
+        balance that cannot be read is left out (the call itself was made)."""
+        value = None if self.method is None else getattr(cashier, self.method)(*self.args)
+        balances: dict[str, int] = {}
+        for player in dict.fromkeys(self.refresh):
+            try:
+                balances[player] = cashier.balance(player)
+            except CashierError:
+                continue
+        return value, balances
+
+
+Steps = Generator[CashierCall, Any, Any]
+"""A message being handled: yields the cashier calls, is sent ``(answer, balances)``
+back (or has the call's exception thrown in), returns the result."""
+
+
+def run_inline(steps: Steps, cashier: Cashier) -> Any:
+    """Drive ``steps`` to its end, making each cashier call on this thread.
+
+    >>> def steps():
+    ...     got = yield CashierCall(None, (), ("1",))
+    ...     return got
+    >>> from croupier.casino.cashier import MemoryCashier
+    >>> run_inline(steps(), MemoryCashier({"1": 3}))
+    (None, {'1': 3})
+    """
+    reply: Any = None
+    failed: BaseException | None = None
+    while True:
+        try:
+            call = steps.send(reply) if failed is None else steps.throw(failed)
+        except StopIteration as done:
+            return done.value
+        try:
+            reply, failed = call.run(cashier), None
+        except Exception as exc:
+            reply, failed = None, exc
+
+
+@dataclass(frozen=True, slots=True)
 class CasinoResult:
     """The answer to a command."""
 
@@ -227,15 +305,31 @@ class CasinoTable:
         self._next_sub = 0
         self.wake: Callable[[Any], Any] | None = None
         self.notices: list[dict[str, Any]] = []
+        self.balances: dict[str, int] = {}
+        """The seated players' balances as last read from the cashier (the views)."""
 
     # -- recovery ------------------------------------------------------------------------
 
     def recover(self) -> list[str]:
-        """Void every round this table left open (a crash, R-CRASH-1); returns their ids."""
+        """Void every round this table left open (a crash, R-CRASH-1); returns their ids.
+
+        Blocking (the cashier's transactions) and touching nothing but the cashier: the
+        actor runs it on a worker thread."""
         voided = self.cashier.open_rounds(self.config.table_id)
         for rid in voided:
             self.cashier.void(self.config.table_id, rid, "crash")
         return voided
+
+    def _ask(
+        self, method: str | None, *args: Any, refresh: tuple[str, ...] = ()
+    ) -> Generator[CashierCall, Any, Any]:
+        """One cashier call (see :meth:`steps`); the balances read after it are kept."""
+        value, balances = yield CashierCall(method, args, refresh)
+        self.balances.update(balances)
+        return value
+
+    def _seated(self) -> tuple[str, ...]:
+        return tuple(s.player for s in self.seats.values())
 
     # -- subscriptions ---------------------------------------------------------------------
 
@@ -244,6 +338,8 @@ class CasinoTable:
         self._next_sub += 1
         self._subs[self._next_sub] = (player, callback)
         callback(self.view(player))
+        if player is not None and self.seat_of(player) is not None:
+            self._post(_Refresh(player))  # show the balance as it is now
         return self._next_sub
 
     def adopt_watchers(self, other: CasinoTable) -> None:
@@ -264,33 +360,47 @@ class CasinoTable:
     # -- commands ------------------------------------------------------------------------
 
     def handle(self, msg: Any) -> CasinoResult | None:
-        """Handle one command or timer message (the actor calls this, one at a time)."""
+        """Handle one command or timer message, making the cashier calls on this thread
+        (tests, simulations; the actor drives :meth:`steps` itself)."""
+        result: CasinoResult | None = run_inline(self.steps(msg), self.cashier)
+        return result
+
+    def steps(self, msg: Any) -> Generator[CashierCall, Any, CasinoResult | None]:
+        """Handle one command or timer message (the actor calls this, one at a time),
+        yielding each cashier call (:class:`CashierCall`) to whoever drives it."""
         if isinstance(msg, _GatherDue):
             if msg.token == self._gather_token and self.round is None and self.ready:
-                self._start_round()
+                yield from self._start_round()
             return None
         if isinstance(msg, _DecisionDue):
-            self._timeout(msg)
+            yield from self._timeout(msg)
+            return None
+        if isinstance(msg, _Refresh):
+            if self.seat_of(msg.player) is not None:
+                before = self.balances.get(msg.player)
+                yield from self._ask(None, refresh=(msg.player,))
+                if self.balances.get(msg.player) != before:
+                    self._publish()
             return None
         key = (msg.player, msg.cid)
         if key in self._answers:
             return self._answers[key]
-        result = self._command(msg)
+        result = yield from self._command(msg)
         self._answers[key] = result
         while len(self._answers) > _MAX_REMEMBERED:
             self._answers.popitem(last=False)
         return result
 
-    def _command(self, cmd: Command) -> CasinoResult:
+    def _command(self, cmd: Command) -> Generator[CashierCall, Any, CasinoResult]:
         if isinstance(cmd, Sit):
-            return self._sit(cmd)
+            return (yield from self._sit(cmd))
         seat = self.seat_of(cmd.player)
         if seat is None:
             return _refuse("not_seated", "take a seat first")
         if isinstance(cmd, Stand):
-            return self._stand(seat)
+            return (yield from self._stand(seat))
         if isinstance(cmd, Deal):
-            return self._deal(seat, cmd)
+            return (yield from self._deal(seat, cmd))
         if isinstance(cmd, Cancel):
             if self.ready.pop(seat, None) is None:
                 return _refuse("no_bet", "no bet is waiting for the deal")
@@ -299,12 +409,12 @@ class CasinoTable:
                 self._cancel_gather()
             self._publish()
             return CasinoResult(True)
-        return self._decide(seat, cmd)
+        return (yield from self._decide(seat, cmd))
 
     def seat_of(self, player: str) -> int | None:
         return next((i for i, s in self.seats.items() if s.player == player), None)
 
-    def _sit(self, cmd: Sit) -> CasinoResult:
+    def _sit(self, cmd: Sit) -> Generator[CashierCall, Any, CasinoResult]:
         if self.seat_of(cmd.player) is not None:
             return _refuse("already_seated", "you already have a seat here")
         if cmd.seat is None:
@@ -318,27 +428,28 @@ class CasinoTable:
             if cmd.seat in self.seats:
                 return _refuse("seat_taken", "this seat is taken")
             seat = cmd.seat
+        yield from self._ask(None, refresh=(cmd.player,))  # the balance the views show
         self.seats[seat] = _Seat(cmd.player, cmd.name)
         self._publish()
         return CasinoResult(True, data={"seat": seat})
 
-    def _stand(self, seat: int) -> CasinoResult:
+    def _stand(self, seat: int) -> Generator[CashierCall, Any, CasinoResult]:
         if seat in self.round_seats and self.round is not None:
             self.seats[seat].leaving = True
             if self.round.actor is not None and self.round_seats[self.round.actor] == seat:
                 self._arm_decision()  # not waited for: the clock decides at once
             self._publish()
             return CasinoResult(True, "after_round", "you leave when the round ends")
-        del self.seats[seat]
+        self.balances.pop(self.seats.pop(seat).player, None)
         self.ready.pop(seat, None)
         self.raised.pop(seat, None)
         if not self.ready:
             self._cancel_gather()
-        self._maybe_start()
+        yield from self._maybe_start()
         self._publish()
         return CasinoResult(True)
 
-    def _deal(self, seat: int, cmd: Deal) -> CasinoResult:
+    def _deal(self, seat: int, cmd: Deal) -> Generator[CashierCall, Any, CasinoResult]:
         if self.round is not None:
             return _refuse("round_in_play", "wait for the round in play to end")
         if seat in self.ready:
@@ -361,8 +472,13 @@ class CasinoTable:
                 )
         except CodedError as exc:
             return _refuse(exc.code, str(exc))
-        have = self.cashier.balance(self.seats[seat].player)
+        player = self.seats[seat].player
+        known = self.balances.get(player)
+        yield from self._ask(None, refresh=(player,))
+        have = self.balances.get(player, 0)
         if ante + cmd.bonus > have:
+            if have != known:
+                self._publish()  # show the balance that refuses the bet
             return _refuse(
                 "insufficient_chips", f"your balance is {have}, the bets are {ante + cmd.bonus}"
             )
@@ -376,13 +492,13 @@ class CasinoTable:
                 self.gather_deadline, lambda: self._post(_GatherDue(token))
             )
         data = {"ante": ante, "bonus": cmd.bonus, "raised": ante != cmd.ante}
-        if not self._maybe_start():
+        if not (yield from self._maybe_start()):
             self._publish()
         return CasinoResult(True, data=data)
 
-    def _maybe_start(self) -> bool:
+    def _maybe_start(self) -> Generator[CashierCall, Any, bool]:
         if self.round is None and self.ready and all(i in self.ready for i in self.seats):
-            self._start_round()
+            yield from self._start_round()
             return True
         return False
 
@@ -398,7 +514,7 @@ class CasinoTable:
 
     # -- the round -----------------------------------------------------------------------
 
-    def _start_round(self) -> None:
+    def _start_round(self) -> Generator[CashierCall, Any, None]:
         self._cancel_gather()
         tid = self.config.table_id
         players = {i: self.seats[i].player for i in sorted(self.ready) if i in self.seats}
@@ -410,7 +526,8 @@ class CasinoTable:
                 self._publish()
                 return
             bets = [self.ready[i] for i in order]
-            stacks = [self.cashier.balance(players[i]) for i in order]
+            yield from self._ask(None, refresh=tuple(players[i] for i in order))
+            stacks = [self.balances.get(players[i], 0) for i in order]
             short = [i for i, b, s in zip(order, bets, stacks, strict=True) if b.ante + b.bonus > s]
             if short:
                 for i in short:
@@ -432,7 +549,9 @@ class CasinoTable:
             }
             stakes = [(players[i], b.ante + b.bonus) for i, b in zip(order, bets, strict=True)]
             try:
-                self.cashier.open_round(tid, round_id, record, stakes)
+                yield from self._ask(
+                    "open_round", tid, round_id, record, stakes, refresh=self._seated()
+                )
             except CashierError as exc:
                 if exc.player is None:
                     raise
@@ -465,7 +584,7 @@ class CasinoTable:
         due = _DecisionDue(self.round_id, state.actor, state.phase)
         self._timer = self.clock.call_at(self.deadline, lambda: self._post(due))
 
-    def _timeout(self, due: _DecisionDue) -> None:
+    def _timeout(self, due: _DecisionDue) -> Generator[CashierCall, Any, None]:
         state = self.round
         if (
             state is None
@@ -475,9 +594,9 @@ class CasinoTable:
         ):
             return
         move = Move.FOLD if state.phase is Phase.PREFLOP else Move.CHECK
-        self._apply(BonusAction(due.actor, move), timed_out=True)
+        yield from self._apply(BonusAction(due.actor, move), timed_out=True)
 
-    def _decide(self, seat: int, cmd: Decide) -> CasinoResult:
+    def _decide(self, seat: int, cmd: Decide) -> Generator[CashierCall, Any, CasinoResult]:
         state = self.round
         if state is None or seat not in self.round_seats:
             return _refuse("not_in_round", "you are not in the round in play")
@@ -488,9 +607,11 @@ class CasinoTable:
                 "unknown_action", f"moves are fold, play, check and bet, not {cmd.move!r}"
             )
         player = self.round_seats.index(seat)
-        return self._apply(BonusAction(player, move))
+        return (yield from self._apply(BonusAction(player, move)))
 
-    def _apply(self, action: BonusAction, *, timed_out: bool = False) -> CasinoResult:
+    def _apply(
+        self, action: BonusAction, *, timed_out: bool = False
+    ) -> Generator[CashierCall, Any, CasinoResult]:
         state = self.round
         assert state is not None and self.round_id is not None
         try:
@@ -502,15 +623,17 @@ class CasinoTable:
             if isinstance(e, Wagered):
                 who = self.seats[self.round_seats[e.player]].player
                 try:
-                    self.cashier.wager(tid, rid, who, e.spot, e.amount)
+                    yield from self._ask("wager", tid, rid, who, e.spot, e.amount, refresh=(who,))
                 except CashierError as exc:
                     return _refuse(exc.code, str(exc))
+        ended = next((e for e in events if isinstance(e, RoundEnded)), None)
+        if ended is not None:  # paid before anything changes here (a crash voids the round)
+            yield from self._pay(ended)
         self.round = new
         if timed_out:
             self.notices.append(
                 {"seat": self.round_seats[action.player], "code": "timed_out", "move": action.move}
             )
-        ended = next((e for e in events if isinstance(e, RoundEnded)), None)
         if ended is not None:
             self._settle(new, ended)
         else:
@@ -518,13 +641,19 @@ class CasinoTable:
         self._publish()
         return CasinoResult(True, data={"move": action.move.value})
 
-    def _settle(self, state: RoundState, ended: RoundEnded) -> None:
+    def _pay(self, ended: RoundEnded) -> Generator[CashierCall, Any, None]:
+        """Settle the round with the cashier (one call: every player paid, the house)."""
         assert self.round_id is not None
         tid, rid = self.config.table_id, self.round_id
         players = [self.seats[i].player for i in self.round_seats]
         results = [(players[r.player], r.wagered, r.paid) for r in ended.results]
         outcome = {"house_net": ended.house_net, "round_no": self.round_no}
-        self.cashier.settle(tid, rid, results, outcome)
+        yield from self._ask("settle", tid, rid, results, outcome, refresh=self._seated())
+
+    def _settle(self, state: RoundState, ended: RoundEnded) -> None:
+        """The round is paid: show its result and free the seats of who left."""
+        assert self.round_id is not None
+        rid = self.round_id
         self.last = {
             "round_id": rid,
             "round_no": self.round_no,
@@ -552,7 +681,7 @@ class CasinoTable:
             self._timer = None
         for i in self.round_seats:
             if self.seats[i].leaving:
-                del self.seats[i]
+                self.balances.pop(self.seats.pop(i).player, None)
         self.round_seats = ()
 
     # -- views ---------------------------------------------------------------------------
@@ -587,7 +716,7 @@ class CasinoTable:
             seats.append(row)
         you: dict[str, Any] | None = None
         if me is not None and audience is not None:
-            you = {"seat": me, "balance": self.cashier.balance(audience), "legal": None}
+            you = {"seat": me, "balance": self.balances.get(audience), "legal": None}
             if (
                 state is not None
                 and legal is not None

@@ -197,7 +197,7 @@ async def _start(app: Starlette, settings: Settings) -> Services:
     if closed:
         log.info("%d tables closed at restart, every stack back to its account", len(closed))
     await asyncio.to_thread(store.boots.recovered, boot.boot_id)
-    services.casino = open_casino(services)  # server/casino_ws.py (Texas Hold'em Bonus)
+    services.casino = await open_casino(services)  # server/casino_ws.py (Texas Hold'em Bonus)
     services.tasks.append(asyncio.create_task(_lobby_loop(services)))
     services.tasks.append(asyncio.create_task(_match_loop(services)))
     services.tasks.append(asyncio.create_task(IdlePrivateTables(services).run()))

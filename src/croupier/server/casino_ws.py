@@ -2,9 +2,13 @@
 (Texas Hold'em Bonus; docs/protocol.md, "Casino tables").
 
 :class:`CasinoRoom` opens the public casino tables at start (``casino-1`` …), each a
-:class:`~croupier.casino.table.CasinoActor` on the ledger cashier; a table found with a
-round left open (the server was killed) voids it first, every bet returned (R-CRASH-1).
-If a table's actor stops on an error, the next message restores it the same way.
+:class:`~croupier.table.casino_actor.CasinoActor` on the ledger cashier; a table found
+with a round left open (the server was killed) voids it first, every bet returned
+(R-CRASH-1). If a table's actor stops on an error, the next message restores it the same
+way. The ledger cashier's transactions run on worker threads, never on the event loop
+(``CasinoActor._serve``; on the loop only with an in-memory SQLite database, one
+connection shared by every thread). At a graceful stop, each table's round in play is
+voided (every bet back) once its actor stopped.
 
 :func:`casino_dispatch` handles one frame whose type starts with ``casino_``; the
 connection calls it for types the main protocol does not know.
@@ -33,7 +37,9 @@ from croupier.casino.table import (
     Sit,
     Stand,
 )
+from croupier.engine.cards import parse_cards
 from croupier.engine.errors import CodedError
+from croupier.engine.evaluate import describe, high
 from croupier.store.casino import LedgerCashier
 from croupier.table.casino_actor import CasinoActor
 from croupier.table.clock import AsyncioClock, Clock
@@ -174,52 +180,79 @@ class CasinoRoom:
         self.configs: dict[str, CasinoTableConfig] = {}
         self.actors: dict[str, CasinoActor] = {}
         self.cashier = LedgerCashier(sv.store.db, sv.store.ledger, clock=sv.wall)
+        self.offload = sv.store.db.url not in ("sqlite://", "sqlite:///:memory:")
+        """The cashier's transactions on worker threads (not with an in-memory SQLite
+        database: its one connection is shared by every thread)."""
         self._info: dict[str, Any] | None = None
-        self.voided: list[str] = []
+        self._reopening = asyncio.Lock()
 
     @property
     def info(self) -> dict[str, Any]:
-        """The pay tables and exact returns (computed on first use, then kept)."""
+        """The pay tables and exact returns (computed by :meth:`warm`, or on first use)."""
         if self._info is None:
             self._info = casino_info(BonusConfig())
         return self._info
 
-    def open(self, config: CasinoTableConfig) -> CasinoActor:
-        """Open (or restore) a table: rounds it left open are voided first."""
+    async def warm(self) -> None:
+        """Compute on a worker thread what the first watcher and the first settlement
+        would otherwise compute on the loop (about 0.1 s of CPU each): the exact returns
+        of :attr:`info` and the hand names' tables."""
+
+        def work() -> dict[str, Any]:
+            describe("high", high(parse_cards("AsKs"), parse_cards("Ts8h5s4hJc")))
+            return casino_info(BonusConfig())
+
+        self._info = await asyncio.to_thread(work)
+
+    async def open(self, config: CasinoTableConfig) -> CasinoActor:
+        """Open (or restore) a table: rounds it left open are voided first (off the loop)."""
         self.configs[config.table_id] = config
         # Supervised: a crash voids the open round and the table goes on (table/supervise.py);
         # given up after repeated crashes, it stops and is restored here on next use.
-        actor = CasinoActor.restore(
-            config, self.cashier, self.clock, supervision=Supervision(close_on_give_up=False)
+        actor = await CasinoActor.restore(
+            config,
+            self.cashier,
+            self.clock,
+            supervision=Supervision(close_on_give_up=False),
+            offload=self.offload,
         )
         self.actors[config.table_id] = actor
         return actor
 
-    def actor(self, table_id: str) -> CasinoActor | None:
+    async def actor(self, table_id: str) -> CasinoActor | None:
         actor = self.actors.get(table_id)
-        if actor is None:
-            return None
-        if not actor.alive:  # it stopped on an error: restore it (voids the open round)
-            log.error("casino table %s stopped (%r); restoring it", table_id, actor.crashed)
-            old = actor.table
-            actor = self.open(self.configs[table_id])
-            actor.table.adopt_watchers(old)
+        if actor is None or actor.alive:
+            return actor
+        async with self._reopening:  # one restore, however many messages wait for it
+            actor = self.actors[table_id]
+            if not actor.alive:  # it stopped on an error: restore it (voids the open round)
+                log.error("casino table %s stopped (%r); restoring it", table_id, actor.crashed)
+                old = actor.table
+                actor = await self.open(self.configs[table_id])
+                actor.table.adopt_watchers(old)
         return actor
 
     def summaries(self) -> list[dict[str, Any]]:
         return [a.table.summary() for a in self.actors.values()]
 
     async def close(self) -> None:
-        for actor in self.actors.values():
-            await actor.stop()
+        """Stop every table; the round each had in play is voided, every bet back (a
+        store that fails here leaves it to the next start, R-CRASH-1)."""
+        for tid, actor in self.actors.items():
+            try:
+                await actor.close()
+            except Exception:
+                log.exception("casino table %s: its open round is left to the next start", tid)
 
 
-def open_casino(sv: Services) -> CasinoRoom:
+async def open_casino(sv: Services) -> CasinoRoom:
     """The public casino tables of the settings (call inside the running loop)."""
     room = CasinoRoom(sv)
     s = sv.settings
+    if s.casino_tables:
+        await room.warm()
     for i in range(1, s.casino_tables + 1):
-        room.open(
+        await room.open(
             CasinoTableConfig(
                 f"casino-{i}",
                 "Texas Hold'em Bonus" if s.casino_tables == 1 else f"Texas Hold'em Bonus {i}",
@@ -291,7 +324,7 @@ async def casino_dispatch(session: WsSession, raw: str | bytes) -> bool:
         )
         return True
     room: CasinoRoom | None = getattr(session.sv, "casino", None)
-    actor = None if room is None else room.actor(msg.table_id)
+    actor = None if room is None else await room.actor(msg.table_id)
     if room is None or actor is None:
         _ack(
             session,
@@ -348,6 +381,12 @@ async def _handle(session: WsSession, room: CasinoRoom, actor: CasinoActor, msg:
         result = await actor.submit(cmd)
     except CodedError:
         raise
+    except asyncio.CancelledError:
+        task = asyncio.current_task()
+        if task is not None and task.cancelling():
+            raise  # this connection is being stopped
+        # the actor was stopped (a graceful server stop) while this command waited
+        result = CasinoResult(False, "table_down", "the table stopped")
     except Exception as exc:  # the table stopped on this message: the next one restores it
         log.exception("casino table %s failed", tid)
         result = CasinoResult(False, "table_down", f"the table stopped: {type(exc).__name__}")
