@@ -7,10 +7,13 @@ and large enough to tap. With the keyboard alone a player tabs to an event, open
 details with Space or Enter, tabs on to Register and presses Enter: a refusal (not enough
 chips) and a confirmation are both announced in the toast (``role=alert``), and the focus
 stays on the card's buttons through the lobby's re-renders. Screenshots at 1366×768 and
-390×844 go to docs/img/tournaments-*.png."""
+390×844 go to test-artifacts/tournaments-*.png (copied to docs/img, where the docs show
+them, only with CROUPIER_UPDATE_SCREENSHOT=1 or when absent)."""
 
 from __future__ import annotations
 
+import os
+import shutil
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -21,7 +24,20 @@ from tests.web.conftest import Page, Server, _need_chromium
 from tests.web.flows import exchange, sign_up
 from tests.web.test_tournaments_browser import PatientServer
 
-IMG = Path(__file__).resolve().parents[2] / "docs" / "img"
+ROOT = Path(__file__).resolve().parents[2]
+IMG = ROOT / "test-artifacts"
+DOCS_IMG = ROOT / "docs" / "img"
+
+
+def _shot(page: Any, name: str) -> None:
+    """A screenshot in test-artifacts; docs/img keeps its copy unless asked to update it."""
+    IMG.mkdir(exist_ok=True)
+    page.screenshot(path=str(IMG / name))
+    doc = DOCS_IMG / name
+    if os.environ.get("CROUPIER_UPDATE_SCREENSHOT") or not doc.exists():
+        doc.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(IMG / name, doc)
+
 
 OVERFLOW_JS = """
 () => {
@@ -151,8 +167,7 @@ def test_the_tournaments_tab_on_a_phone_and_by_keyboard(
     )
     _hide_toast(page)
     page.evaluate("window.scrollTo(0, 0)")
-    IMG.mkdir(exist_ok=True)
-    page.screenshot(path=str(IMG / "tournaments-phone.png"))
+    _shot(page, "tournaments-phone.png")
 
     # the keyboard only, from the top of the page
     page.goto(f"{server.base}/#/tournaments")
@@ -199,7 +214,7 @@ def test_the_tournaments_tab_on_a_phone_and_by_keyboard(
             "#tour-list article", "arts => arts.map(a => a.getBoundingClientRect().height)"
         )
         assert min(heights) < 0.6 * max(heights), heights
-        desk.page.screenshot(path=str(IMG / "tournaments-desktop.png"))
+        _shot(desk.page, "tournaments-desktop.png")
         assert desk.unexpected() == []
     finally:
         desk.close()
