@@ -34,6 +34,7 @@ from croupier.table.events import HandBegan, HandSettled, PlayerSeated, Turn
 from croupier.table.recorder import HandRecorder
 from croupier.table.restart import close_table
 from croupier.table.supervise import Supervision
+from croupier.table.table import Table
 
 __all__ = ["LiveTable", "TableRegistry", "hand_events"]
 
@@ -160,6 +161,8 @@ class TableRegistry:
         records, so one table's stalled write delays no other table (store/groupcommit.py)."""
         self._archiver = concurrent.futures.ThreadPoolExecutor(1, "croupier-archive")
         self._backlog = 0
+        self._opening: set[str] = set()
+        """Tables being opened (their journal read off the loop)."""
         self.quota: CachedProtections | SqlProtections = (
             CachedProtections(store.protections) if self.threaded else store.protections
         )
@@ -226,7 +229,7 @@ class TableRegistry:
 
     async def open(self, spec: TableSpec) -> LiveTable:
         """Open ``spec``'s table, restoring it from its journal if it has one (R-CRASH-1)."""
-        if spec.table_id in self.tables:
+        if spec.table_id in self.tables or spec.table_id in self._opening:
             raise LobbyError("table_exists", f"table {spec.table_id!r} is already open")
         config = spec.config(
             bot_delay_seconds=self.bot_delay,
@@ -240,10 +243,16 @@ class TableRegistry:
             "quota": self.quota,
             "auto_muck": self.store.options.auto_muck,
         }
-        restoring = bool(self.store.journal.records(spec.table_id))
-        actor = (
-            TableActor.restore(config, **ports) if restoring else TableActor.open(config, **ports)
-        )
+        self._opening.add(spec.table_id)
+        try:
+            restoring = bool(await asyncio.to_thread(self.store.journal.records, spec.table_id))
+            if restoring:  # on the loop: the restored table arms its timers
+                actor = TableActor.restore(config, **ports)
+            else:  # a new table's empty seat map, written off the loop
+                self.clock.now()  # the live clock learns its loop here, on it
+                actor = TableActor(await asyncio.to_thread(Table.open, config, **ports))
+        finally:
+            self._opening.discard(spec.table_id)
         live = LiveTable(spec, actor)
         self.tables[spec.table_id] = live
         actor.supervise(self.supervision)
