@@ -12,9 +12,16 @@ durable, so nothing is published before it is durable (R-CRASH-1), and
 
 Records that move money outside the journal's own transaction, or that must be durable
 before the bank is asked (buy-in intents and their seat maps, seat maps paying cash-outs,
-restarts), are written synchronously, on the caller's thread: when records
-of their table are waiting, those are taken out of the queue and written first in the
-same transaction (after the group being written, if it holds some), so a table's records
+restarts), are written synchronously by :meth:`GroupCommitJournal.append`, on the
+caller's thread. The one exception is explicit: a seat map carrying cash-outs handed to
+:meth:`GroupCommitJournal.append_payer_waits` is queued like the other records, because
+its caller (the table's actor) promises to pay those cash-outs only after
+``flushed(table_id, strict=True)`` returned, i.e. once the seat map is durable
+(R-CRASH-1: the bank never pays a cash-out whose seat map a crash could lose). Plain
+``append`` still refuses to defer it (:func:`deferrable`), so a payer that does not
+wait (a restart, a table driven directly) gets it durable before it returns. When a
+synchronous record's table has records waiting, those are taken out of the queue and
+written first in the same transaction (after the group being written, if it holds some), so a table's records
 keep their order and the caller never waits for other tables' records.
 
 If a group fails, its records are written one by one; a record that still fails breaks
@@ -94,20 +101,25 @@ def _on_loop(loop: asyncio.AbstractEventLoop) -> bool:
         return False
 
 
-def deferrable(record: Record) -> bool:
+def deferrable(record: Record, *, payer_waits: bool = False) -> bool:
     """Whether ``record`` may be written in the background: it moves no money outside the
     journal's own transaction and nothing reads it back before the next hand. Markers
     whose loss a restart repairs (a cash-out confirmed, a buy-in refused: the restart asks
     the bank again with the same reference, applied once), voids (they move nothing) and
     all-in protections (counted by the room's quota; this record only reloads a table's
-    own count) are deferrable too."""
+    own count) are deferrable too.
+
+    A seat map carrying cash-outs is deferrable only with ``payer_waits``: its caller
+    pays the cash-outs after awaiting the record's durability
+    (:meth:`GroupCommitJournal.append_payer_waits`); lost in a crash before that, nothing
+    was paid and the player is restored seated with the stack."""
     if isinstance(record, HandStartRecord | HandEndRecord | HandVoidRecord):
         return True
     if isinstance(record, CashOutDone | BuyInAborted | ProtectionUsed):
         return True
     # A seat map naming a buy-in may wait: its intent is durable and the bank answered
     # before it; lost in a crash, the restart refunds the intent.
-    return isinstance(record, SeatsRecord) and not record.cash_outs
+    return isinstance(record, SeatsRecord) and (payer_waits or not record.cash_outs)
 
 
 class GroupCommitJournal:
@@ -141,10 +153,21 @@ class GroupCommitJournal:
     def append(self, table_id: str, record: Record) -> None:
         """Queue ``record`` (a watched table's deferrable record) or write it now, after
         everything queued before it."""
+        self._append(table_id, record, payer_waits=False)
+
+    def append_payer_waits(self, table_id: str, record: Record) -> None:
+        """Like :meth:`append`, but a seat map carrying cash-outs is queued too: the caller
+        must pay them only after ``await flushed(table_id, strict=True)`` returned (it
+        raises if the record could not be made durable; then nothing may be paid, the
+        table's recovery pays what is durable). Call on the table's event loop. If the
+        table is not watched (or the journal is closing) the record is written now."""
+        self._append(table_id, record, payer_waits=True)
+
+    def _append(self, table_id: str, record: Record, *, payer_waits: bool) -> None:
         if table_id in self._broken:
             raise StoreError("journal_failed", f"the journal of {table_id} failed; it recovers")
         watch = self._watched.get(table_id)
-        if watch is not None and not self._closed and deferrable(record):
+        if watch is not None and not self._closed and deferrable(record, payer_waits=payer_waits):
             with self._cond:  # a worker thread of the table's actor may append too: the
                 # number and the place in the queue are taken together (the lock is an RLock)
                 self._seq += 1
@@ -204,9 +227,14 @@ class GroupCommitJournal:
         with self._cond:
             self._broken.discard(table_id)
 
-    async def flushed(self, table_id: str) -> None:
-        """Return once every record queued so far for ``table_id`` is durable."""
+    async def flushed(self, table_id: str, *, strict: bool = False) -> None:
+        """Return once every record queued so far for ``table_id`` is durable. A write of
+        the table that failed raises while waiting; ``strict`` (a payer waiting for its
+        seat map, :meth:`append_payer_waits`) also raises ``journal_failed`` if the
+        table's journal had already failed, rather than return."""
         watch = self._watched.get(table_id)
+        if strict and (table_id in self._broken or (watch is not None and watch.failed)):
+            raise StoreError("journal_failed", f"the journal of {table_id} failed; it recovers")
         if watch is None or watch.last <= watch.durable or watch.failed:
             return
         fut: asyncio.Future[None] = asyncio.get_running_loop().create_future()

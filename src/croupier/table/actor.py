@@ -34,6 +34,7 @@ in play voided and refunded, and keeps serving (:mod:`croupier.table.recover`).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from collections.abc import Callable
 from typing import Any
@@ -42,6 +43,7 @@ from croupier.table import seatcmds
 from croupier.table.commands import Message, Reload, SitDown
 from croupier.table.config import TableConfig
 from croupier.table.events import TableEvent, TableSnapshot
+from croupier.table.journal import CashOutDone, CashOutRecord
 from croupier.table.recover import recover_table
 from croupier.table.results import CommandResult, TableError
 from croupier.table.supervise import MailboxActor, Supervision
@@ -109,14 +111,38 @@ class TableActor(MailboxActor[Message, CommandResult]):
         return self.table.handle(msg)
 
     async def _serve(self, msg: Message) -> CommandResult | None:
-        """Handle ``msg``; with a background journal (a server), a buy-in or reload is
-        funded off the event loop: the table checks the command and asks for the chips
-        (nothing changed), the intent is journaled and the bank asked on a worker thread,
-        then the table handles the command with that answer (R-CRASH-1: the intent is
-        durable before the bank moves anything, as before)."""
+        """Handle ``msg``. With a background journal (a server), the bank is never asked
+        on the event loop (R-CRASH-1 holds as for a table driven directly):
+
+        - a buy-in or reload is funded off the loop (:meth:`_funded`);
+        - a stand-up (a Leave, a leaving or disconnected player at a hand's end, a
+          reconnection window expired) queues its seat map with its cash-outs and leaves
+          them in ``table.owed``; after the table handled the message, the actor waits for
+          that seat map to be durable, then pays on a worker thread and journals
+          ``CashOutDone`` (:meth:`_pay`), before it takes its next message: the answer to
+          a Leave resolves with the balance paid."""
         table = self.table
-        if not isinstance(msg, SitDown | Reload) or not hasattr(table.journal, "watch"):
+        if not hasattr(table.journal, "watch"):
             return table.handle(msg)
+        table.owed = []
+        try:
+            if isinstance(msg, SitDown | Reload):
+                result = await self._funded(table, msg)
+            else:
+                result = table.handle(msg)
+        finally:
+            # On a crash the owed cash-outs are not paid here: the table's recovery (or the
+            # next start) pays those whose seat map is durable, with the same reference.
+            owed, table.owed = table.owed, None
+        if owed:
+            await self._pay(table, owed)
+        return result
+
+    async def _funded(self, table: Table, msg: SitDown | Reload) -> CommandResult | None:
+        """A buy-in or reload funded off the event loop: the table checks the command and
+        asks for the chips (nothing changed), the intent is journaled and the bank asked
+        on a worker thread, then the table handles the command with that answer
+        (R-CRASH-1: the intent is durable before the bank moves anything, as before)."""
         table.funding = seatcmds.ASK_FUNDING
         try:
             return table.handle(msg)
@@ -143,6 +169,20 @@ class TableActor(MailboxActor[Message, CommandResult]):
             table.funding = None
             if isinstance(left, seatcmds.Funded) and left.ok:  # not used: give it back
                 await asyncio.to_thread(seatcmds.refund, table, left)
+
+    async def _pay(self, table: Table, owed: list[CashOutRecord]) -> None:
+        """Pay ``owed`` once their seat map is durable, off the loop. A stop (the actor
+        cancelled) in the middle waits for the payment to finish and be journaled: a
+        cash-out is never lost, and never paid twice (a crash between the payment and
+        ``CashOutDone`` makes the restart pay again with the same reference, which the
+        ledger applies once)."""
+        work = asyncio.ensure_future(_pay_owed(table, owed))
+        try:
+            await asyncio.shield(work)
+        except asyncio.CancelledError:
+            with contextlib.suppress(Exception):  # failed: the restart pays what is durable
+                await work
+            raise
 
     def _answered(self, msg: Message, result: CommandResult | None) -> None:
         if result is not None and not result.accepted and log.isEnabledFor(logging.INFO):
@@ -193,6 +233,25 @@ class TableActor(MailboxActor[Message, CommandResult]):
             player_id, deliver, since=since, epoch=epoch, internal=internal
         )
         return stream
+
+
+async def _pay_owed(table: Table, owed: list[CashOutRecord]) -> None:
+    """Wait for the seat map naming ``owed`` to be durable (``journal_failed`` if it
+    cannot be: then nothing is paid, the table's recovery pays what is durable), pay on a
+    worker thread, then journal each ``CashOutDone`` (queued: a restart repairs its loss)."""
+    journal: Any = table.journal
+    flushed = getattr(journal, "flushed", None)
+    if flushed is not None:
+        await flushed(table.id, strict=True)
+    cash = tuple(owed)
+    await asyncio.to_thread(_pay_all, table, cash)
+    for co in cash:
+        journal.append(table.id, CashOutDone(co.ref))
+
+
+def _pay_all(table: Table, cash: tuple[CashOutRecord, ...]) -> None:
+    for co in cash:
+        seatcmds.pay(table, co)
 
 
 def _drop(msg: Message) -> None:

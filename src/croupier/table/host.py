@@ -19,7 +19,7 @@ from croupier.table.bank import Bank
 from croupier.table.clock import Clock
 from croupier.table.config import TableConfig
 from croupier.table.events import Notice, TableEvent, TableSnapshot
-from croupier.table.journal import Journal
+from croupier.table.journal import CashOutRecord, Journal
 from croupier.table.quota import ProtectionQuota
 from croupier.table.seating import Seat
 
@@ -78,15 +78,25 @@ class SeatHost(_Common, Protocol):
     funding: Any
     """A buy-in's funding done off the event loop by the actor (``seatcmds.Funded``), or
     ``seatcmds.ASK_FUNDING`` to ask for it, or ``None``: the bank is asked here."""
+    owed: list[CashOutRecord] | None
+    """Cash-outs left for the actor to pay off the event loop once their seat map is
+    durable (``seatcmds.stand_up``), or ``None``: a stand-up pays them at once."""
 
     def find(self, player_id: str) -> Seat | None: ...
 
     def set_seat(self, seat: Seat) -> None: ...
 
     def journal_seats(
-        self, reason: str, cash_outs: tuple[Any, ...] = (), *, buy_in: str = ""
+        self,
+        reason: str,
+        cash_outs: tuple[Any, ...] = (),
+        *,
+        buy_in: str = "",
+        payer_waits: bool = False,
     ) -> None:
-        """Journal the seat map (after every seating change, before it is published)."""
+        """Journal the seat map (after every seating change, before it is published);
+        ``payer_waits``: its cash-outs are paid only once it is durable, so a background
+        journal may queue it."""
         ...
 
     def new_ref(self, what: str) -> str:

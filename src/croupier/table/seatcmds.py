@@ -5,6 +5,13 @@ seats (split out of ``table.py``; the table dispatches to them).
 Buy-ins and reloads journal their intent (:class:`~croupier.table.journal.BuyInIntent`)
 *before* the bank moves the chips, and the seat map holding them names it: a crash in
 between is refunded at recovery, so no chip is stranded in the table's escrow.
+
+Cash-outs go the other way: the seat map naming the
+:class:`~croupier.table.journal.CashOutRecord` is durable *before* the bank pays it, and
+:class:`~croupier.table.journal.CashOutDone` follows; a crash in between is paid again at
+restart with the same reference (applied once). A table driven directly pays at once; in
+its :class:`~croupier.table.actor.TableActor` over a server's background journal, both the
+buy-in funding (:func:`fund`) and the cash-out payment (:func:`pay`) run off the event loop.
 """
 
 from __future__ import annotations
@@ -49,6 +56,7 @@ __all__ = [
     "fund",
     "leave",
     "on_window_expired",
+    "pay",
     "policy",
     "protections_used",
     "reconnect",
@@ -210,15 +218,32 @@ def leave(t: SeatHost, cmd: Leave) -> str:
 
 
 def stand_up(t: SeatHost, seat: Seat, reason: str) -> None:
+    """Free ``seat`` and send its stack home: the seat map naming the cash-out is
+    journaled, then the bank pays it (R-CRASH-1: never before the seat map is durable),
+    then ``CashOutDone`` is journaled. With the actor paying off the loop (``t.owed`` is a
+    list) the seat map is queued and the cash-out left in ``t.owed``: the actor pays it
+    once the seat map is durable, before it takes its next message."""
     del t.seats[seat.seat]
     cash: tuple[CashOutRecord, ...] = ()
     if seat.stack > 0:
         cash = (CashOutRecord(t.new_ref("cash-out"), seat.player_id, seat.stack),)
-    t.journal_seats(reason, cash)
-    for co in cash:
-        t.bank.cash_out(co.player_id, co.amount, co.ref)
-        t.journal.append(t.id, CashOutDone(co.ref))
+    owed = t.owed
+    if owed is not None and cash:
+        t.journal_seats(reason, cash, payer_waits=True)
+        owed.extend(cash)
+    else:
+        t.journal_seats(reason, cash)
+        for co in cash:
+            t.bank.cash_out(co.player_id, co.amount, co.ref)
+            t.journal.append(t.id, CashOutDone(co.ref))
     t.publish(PlayerLeft(seat.seat, seat.player_id, seat.stack, reason))
+
+
+def pay(t: SeatHost, co: CashOutRecord) -> None:
+    """Pay a cash-out whose seat map is durable (blocking: the actor runs it off the
+    loop, then journals ``CashOutDone`` on the loop). The ledger applies a reference
+    once, so paying again after a crash (the restart does) moves nothing more."""
+    t.bank.cash_out(co.player_id, co.amount, co.ref)
 
 
 def reload(t: SeatHost, cmd: Reload) -> int:

@@ -185,9 +185,12 @@ class Table:
         self.auto_muck: Callable[[str], bool] = auto_muck or (lambda _player: False)
         """Whether a player mucks a beaten hand unasked (their account's option)."""
         self.away: dict[str, list[grace.AwayAction]] = {}
+        """Automatic decisions taken for disconnected players, told to them on return."""
         self.funding: Any = None
         """Buy-ins funded off the loop by the actor (``seatcmds.take``)."""
-        """Automatic decisions taken for disconnected players, told to them on return."""
+        self.owed: list[CashOutRecord] | None = None
+        """Cash-outs the actor pays off the loop once their seat map is durable
+        (``seatcmds.stand_up``); ``None``: a stand-up pays at once, here."""
         self.deadline: float | None = None
         self._bank_from: float | None = None
         self._answers: OrderedDict[str, tuple[float, CommandResult]] = OrderedDict()
@@ -384,9 +387,23 @@ class Table:
         return f"{self.id}:{self.epoch}:{what}:{next(self._refs)}:{secrets.token_hex(4)}"
 
     def journal_seats(
-        self, reason: str, cash_outs: tuple[CashOutRecord, ...] = (), *, buy_in: str = ""
+        self,
+        reason: str,
+        cash_outs: tuple[CashOutRecord, ...] = (),
+        *,
+        buy_in: str = "",
+        payer_waits: bool = False,
     ) -> None:
-        self.journal.append(self.id, SeatsRecord(self._seats_tuple(), reason, cash_outs, buy_in))
+        """Journal the seat map. ``payer_waits``: its cash-outs are paid only once it is
+        durable (the actor awaits the journal's ``flushed``), so a background journal may
+        queue it (``GroupCommitJournal.append_payer_waits``); any other journal writes
+        it now."""
+        record = SeatsRecord(self._seats_tuple(), reason, cash_outs, buy_in)
+        queue = getattr(self.journal, "append_payer_waits", None) if payer_waits else None
+        if queue is not None:
+            queue(self.id, record)
+        else:
+            self.journal.append(self.id, record)
 
     # -- events ---------------------------------------------------------------------------
 
