@@ -11,10 +11,11 @@ import asyncio
 import pytest
 
 from croupier.store import Store
+from croupier.store.errors import StoreError
 from croupier.store.groupcommit import GroupCommitJournal
 from croupier.table.eventlog import EventLog
 from croupier.table.events import SatIn, TableEvent
-from croupier.table.journal import HandEndRecord, Restarted, SeatsRecord
+from croupier.table.journal import CashOutRecord, HandEndRecord, Restarted, SeatsRecord
 from croupier.table.seating import Seat
 from tests.waiting import async_wait_until
 
@@ -121,3 +122,68 @@ def test_a_table_with_nothing_waiting_writes_at_once(store: Store) -> None:
     assert list(store.journal.records("plain")) == [SeatsRecord(SEATS, "sit")]
     assert journal.groups == 0
     journal.close()
+
+
+LEFT = SeatsRecord(SEATS[1:], "left", (CashOutRecord("w:co-1", "1", 100),))
+"""A seat map paying a cash-out (Ann left with 100)."""
+
+
+def _escrow(store: Store, table_id: str, user_id: int, amount: int) -> None:
+    """``amount`` of ``user_id``'s chips in escrow at ``table_id`` (the journal's ledger
+    pays a seat map's cash-outs from there, in the same transaction)."""
+    key = f"{table_id}:{user_id}"
+    store.ledger.grant_diamonds(user_id, amount, key=f"grant:{key}")
+    store.ledger.buy_chips(user_id, amount, key=f"chips:{key}")
+    store.ledger.buy_in(table_id, user_id, amount, key=f"buy-in:{key}")
+
+
+def test_a_seat_map_paying_cash_outs_is_queued_only_for_a_payer_that_waits(store: Store) -> None:
+    """R-CRASH-1: plain ``append`` writes a seat map carrying cash-outs before it returns
+    (its caller pays next); ``append_payer_waits`` queues it in order with the table's
+    other records, and ``flushed(strict=True)`` returns once it is durable."""
+
+    for table_id, user_id, amount in (("w", 1, 100), ("w", 2, 50), ("unwatched", 1, 100)):
+        _escrow(store, table_id, user_id, amount)
+
+    async def go() -> None:
+        journal = GroupCommitJournal(store.journal)
+        _watched(journal, ["w"], store)
+        with journal._cond:  # the writer is held
+            journal.append("w", SeatsRecord(SEATS, "sit"))
+            assert list(store.journal.records("w")) == []  # queued
+            journal.append("w", LEFT)  # plain: written now, after the queued one
+            assert list(store.journal.records("w")) == [SeatsRecord(SEATS, "sit"), LEFT]
+            again = SeatsRecord((), "left", (CashOutRecord("w:co-2", "2", 50),))
+            journal.append_payer_waits("w", again)
+            assert len(store.journal.records("w")) == 2, "a payer that waits got it written"
+        await asyncio.wait_for(journal.flushed("w", strict=True), 30)
+        assert list(store.journal.records("w")) == [SeatsRecord(SEATS, "sit"), LEFT, again]
+        journal.append_payer_waits("unwatched", LEFT)  # not watched: written at once
+        assert list(store.journal.records("unwatched")) == [LEFT]
+        journal.close()
+
+    asyncio.run(go())
+    assert store.ledger.escrow("w") == {} and store.ledger.escrow("unwatched") == {}
+
+
+def test_a_strict_flush_raises_when_the_seat_map_could_not_be_written(store: Store) -> None:
+    """A payer waiting for its seat map learns that it failed (and so pays nothing): the
+    wait raises, and so does any later strict wait; the seat map was never written."""
+
+    async def go() -> list[str]:
+        journal = GroupCommitJournal(store.journal)
+        _, _, failed = _watched(journal, ["bad"], store)
+        with journal._cond:
+            journal.append("bad", HandEndRecord(7, SEATS, (100, 50), 0))  # refused by the store
+            journal.append_payer_waits("bad", LEFT)
+        with pytest.raises(Exception):  # noqa: B017 - the store's own error
+            await asyncio.wait_for(journal.flushed("bad", strict=True), 30)
+        await async_wait_until(lambda: failed, 10, "the failed table told of its failure")
+        with pytest.raises(StoreError, match="failed"):
+            await journal.flushed("bad", strict=True)
+        await journal.flushed("bad")  # not strict: returns (the edge acknowledges nothing)
+        journal.close()
+        return failed
+
+    assert asyncio.run(go()) == ["bad"]
+    assert list(store.journal.records("bad")) == []

@@ -19,6 +19,7 @@ import threading
 from typing import Any
 
 import pytest
+from tests.waiting import async_wait_until
 
 from croupier.engine.game import Game
 from croupier.table import TableConfig
@@ -34,7 +35,6 @@ from croupier.table.journal import (
     plan_recovery,
 )
 from croupier.table.table import Table
-from tests.waiting import async_wait_until
 
 pytestmark = pytest.mark.rules("R-CRASH-1")
 
