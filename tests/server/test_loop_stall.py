@@ -12,6 +12,12 @@ It checks that the stalled table really was held (its events wait for its writes
 of 200 ms and more), while the loop lag and the other tables' broadcast gaps grow by less
 than 20 ms (95th percentile against the baseline of the same run, which makes the check
 hold on a loaded machine).
+
+A second test stalls a table's cash-outs instead (each ``Bank.cash_out`` sleeps 200 ms, a
+slow ledger round trip) while a player sits and leaves again and again at a private
+table over the WebSocket: the cash-out is paid off the loop (R-CRASH-1: once its seat map
+is durable), so neither the loop nor the bot tables' broadcasts are delayed, and each
+Leave is acknowledged only after its 200 ms payment.
 """
 
 from __future__ import annotations
@@ -22,8 +28,10 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
+import httpx
+
 from croupier.table.events import TableEvent
-from tests.server.live import LiveServer, fast_settings, running
+from tests.server.live import ORIGIN, Client, LiveServer, fast_settings, register_and_login, running
 
 STALL = 0.200
 BOUND = 0.020
@@ -55,12 +63,14 @@ class Stall:
         self.original(items)
 
 
-async def _measure(srv: LiveServer, seconds: float) -> tuple[list[float], dict[str, list[float]]]:
+async def _measure(
+    srv: LiveServer, seconds: float, tables: Sequence[str] = TABLES
+) -> tuple[list[float], dict[str, list[float]]]:
     """On the server's loop: the probe's lags and each table's broadcast times."""
     registry = srv.app.state.services.registry
-    times: dict[str, list[float]] = {t: [] for t in TABLES}
+    times: dict[str, list[float]] = {t: [] for t in tables}
     streams = []
-    for t in TABLES:
+    for t in tables:
 
         def got(event: TableEvent, t: str = t) -> None:
             times[t].append(time.perf_counter())
@@ -221,4 +231,107 @@ def test_an_archive_behind_paces_the_tables_not_the_loop(sqlite_url: str) -> Non
     assert max(lags) < STALL - BOUND, report
     # the tables waited for the thread: at most one hand per table beyond the bound
     assert max(backlog) <= ARCHIVE_BACKLOG + len(TABLES), report
+    print(report)
+
+
+class CashOutStall:
+    """Wraps a table's bank: while ``on``, each cash-out sleeps ``seconds`` first (on the
+    thread that pays)."""
+
+    def __init__(self, inner: Any, seconds: float) -> None:
+        self.inner = inner
+        self.seconds = seconds
+        self.on = False
+        self.stalls = 0
+
+    def buy_in(self, player_id: str, amount: int, ref: str) -> bool:
+        return bool(self.inner.buy_in(player_id, amount, ref))
+
+    def cash_out(self, player_id: str, amount: int, ref: str) -> None:
+        if self.on:
+            self.stalls += 1
+            time.sleep(self.seconds)
+        self.inner.cash_out(player_id, amount, ref)
+
+
+def test_a_stalled_cash_out_blocks_neither_the_loop_nor_other_tables(sqlite_url: str) -> None:
+    """R-CRASH-1 with issue #11's bound, for the cash-outs: a player sits and leaves again
+    and again at a private table whose cash-outs take 200 ms; the loop lag and the bot
+    tables' broadcast gaps grow by less than 20 ms, and each Leave is acknowledged only
+    once it is paid (it takes the 200 ms)."""
+    settings = fast_settings(
+        sqlite_url,
+        default_tables=False,
+        bot_tables=len(TABLES),
+        casino_tables=0,
+        bot_delay_seconds=0.02,
+        between_hands_seconds=0.05,
+    )
+    with running(settings) as srv:
+        services = srv.app.state.services
+        loop = services.tasks[0].get_loop()
+        token = register_and_login(srv.url, "stalled")
+        headers = {"Origin": ORIGIN, "Authorization": f"Bearer {token}"}
+        with httpx.Client(base_url=srv.url, headers=headers, timeout=30) as http:
+            r = http.post("/api/exchange", json={"diamonds": 500, "key": "ex-stalled-1"})
+            assert r.status_code == 200, r.text
+
+        async def go() -> tuple[CashOutStall, list[Any]]:
+            c = await Client.open(srv.ws_url, token)
+            made = await c.command({"type": "create_private", "seats": 2})
+            assert made["accepted"], made
+            table_id, code = made["data"]["table_id"], made["data"]["code"]
+            table = services.registry.tables[table_id].actor.table
+            stall = CashOutStall(table.bank, STALL)
+            table.bank = stall
+            sit = {"type": "sit", "table_id": table_id, "buy_in": 120, "code": code}
+
+            async def cycle(stop: asyncio.Event, leaves: list[float]) -> None:
+                while not stop.is_set():
+                    assert (await c.command(sit))["accepted"]
+                    before = time.perf_counter()
+                    left = await c.command({"type": "leave", "table_id": table_id}, timeout=30)
+                    assert left["accepted"] and left["data"]["result"] == "now", left
+                    leaves.append(time.perf_counter() - before)
+
+            async def window(seconds: float) -> Any:
+                stop, leaves = asyncio.Event(), []
+                cycling = asyncio.create_task(cycle(stop, leaves))
+                fut = asyncio.run_coroutine_threadsafe(_measure(srv, seconds), loop)
+                lags, times = await asyncio.wrap_future(fut)
+                stop.set()
+                await asyncio.wait_for(cycling, 30)
+                return lags, times, leaves
+
+            await window(1.0)  # warm up
+            base = await window(WINDOW)
+            stall.on = True
+            stalled = await window(WINDOW)
+            stall.on = False
+            await c.close()
+            return stall, [base, stalled]
+
+        stall, ((base_lags, base_times, _), (lags, times, leaves)) = asyncio.run(go())
+
+    assert stall.stalls >= 3, "the stall was not exercised"
+    # each Leave waited for its payment (the test can fail): paid before the ack
+    assert len(leaves) >= 3 and min(leaves) >= STALL, leaves
+    report: dict[str, Any] = {
+        "lag p95 base/stall ms": (
+            round(_p(base_lags, 0.95) * 1e3, 1),
+            round(_p(lags, 0.95) * 1e3, 1),
+        ),
+        "lag max base/stall ms": (round(max(base_lags) * 1e3, 1), round(max(lags) * 1e3, 1)),
+        "cash-outs stalled": stall.stalls,
+    }
+    assert max(lags) < STALL - BOUND, report
+    assert _p(lags, 0.95) <= _p(base_lags, 0.95) + BOUND, report
+    for t in TABLES:
+        before, now = _gaps(base_times[t]), _gaps(times[t])
+        assert len(now) >= 20, f"{t} hardly played: {len(now)} events"
+        report[f"{t} gap p95 base/stall ms"] = (
+            round(_p(before, 0.95) * 1e3, 1),
+            round(_p(now, 0.95) * 1e3, 1),
+        )
+        assert _p(now, 0.95) <= _p(before, 0.95) + BOUND, report
     print(report)
