@@ -280,3 +280,49 @@ def test_a_table_driven_directly_pays_at_once() -> None:
     seats, done = journal.records(TABLE)[-2:]
     assert isinstance(seats, SeatsRecord) and isinstance(done, CashOutDone)
     assert [co.ref for co in seats.cash_outs] == [done.ref]
+
+
+def test_a_player_leaving_during_a_hand_is_paid_off_the_loop_at_its_end() -> None:
+    """A Leave during a hand is answered ``after_hand``; the stand-up happens in the
+    message that ends the hand (here the clock folding the players who do not act), and
+    that payment goes the same way: seat map durable first, paid on a worker thread,
+    ``CashOutDone`` journaled."""
+    journal = GatedJournal()
+    bank = SlowBank(journal)
+    bank.go.set()
+    journal.gate.set()
+    clock = FakeClock()
+
+    async def go() -> str:
+        actor = await _seated(journal, bank, clock)
+        joined = await actor.submit(SitDown("c3", "8", "Bob", buy_in=100, post_big_blind=True))
+        assert joined.accepted, joined
+        cfg = actor.table.config
+        await clock.advance(cfg.between_hands_seconds + 1)
+        assert actor.table.hand is not None, "no hand was dealt"
+        left = await actor.submit(Leave("c2", "7"))
+        assert left.accepted and left.data == "after_hand", left
+        for _ in range(50):  # every decision times out: the hand ends
+            if actor.table.find("7") is None:
+                break
+            await clock.advance(60)
+        await async_wait_until(lambda: _done(journal), 10, "the cash-out paid")
+        bob = actor.table.find("8")
+        assert bob is not None
+        await actor.stop()
+        return threading.current_thread().name, bob.stack
+
+    loop_thread, bob_stack = asyncio.run(go())
+    ((ref, thread, durable),) = bank.calls
+    assert durable and thread != loop_thread
+    assert _done(journal) == [ref]
+    (paid,) = [
+        co
+        for r in journal.records(TABLE)
+        if isinstance(r, SeatsRecord)
+        for co in r.cash_outs
+        if co.ref == ref
+    ]
+    assert bank.balance("7") == paid.amount - 100  # paid once, the stack she left with
+    assert paid.amount + bob_stack == 200  # the chips moved between the two players only
+    assert plan_recovery(journal.records(TABLE)).pending_cash_outs == ()
