@@ -51,10 +51,14 @@ def _start(url: str, port: int, log: Path, **extra: str) -> subprocess.Popen[byt
         time.sleep(0.1)  # poll interval of the bounded start-up wait above
 
 
-def _settled(port: int) -> int:
+def _metric(port: int, name: str) -> int:
     text = httpx.get(f"http://127.0.0.1:{port}/metrics", timeout=5).text
-    line = next(ln for ln in text.splitlines() if ln.startswith("croupier_hands_settled_total"))
+    line = next(ln for ln in text.splitlines() if ln.split()[0] == name)
     return int(line.split()[1])
+
+
+def _settled(port: int) -> int:
+    return _metric(port, "croupier_hands_settled_total")
 
 
 def _escrow_matches_journal(url: str, *, killed: bool = False) -> dict[str, object]:
@@ -90,6 +94,8 @@ def test_sigkill_mid_hands_restart_voids_and_refunds(database_url: str, tmp_path
     proc = _start(database_url, port, log)
     try:
         wait_until(lambda: _settled(port) >= 100, 60, "100 hands settled before the kill")
+        # killed while hands are dealt (tables may wait between hands for the archive)
+        wait_until(lambda: _metric(port, "croupier_hands_in_play") >= 3, 60, "hands in play")
     finally:
         proc.send_signal(signal.SIGKILL)
         proc.wait(30)

@@ -114,6 +114,8 @@ async def metrics(request: Request) -> Response:
         f"croupier_tables_alive {sum(1 for t in reg.tables.values() if t.actor.alive)}",
         f"croupier_hands_settled_total {reg.hands_settled}",
         f"croupier_hands_voided_total {reg.hands_voided}",
+        f"croupier_hands_in_play {sum(1 for t in reg.tables.values() if t.actor.table.hand)}",
+        f"croupier_archive_backlog {reg.archive_backlog}",
     ]
     return PlainTextResponse("\n".join(lines) + "\n")
 

@@ -468,6 +468,11 @@ class TableRegistry:
         """Deal ``table``'s next hand only while the archive thread keeps up."""
         table.deal_gate = self.archive_keeps_up
 
+    @property
+    def archive_backlog(self) -> int:
+        """Settled hands waiting for the archive thread."""
+        return self._backlog
+
     def archive_keeps_up(self) -> bool:
         """Whether fewer than :data:`ARCHIVE_BACKLOG` hands wait for the archive thread."""
         return self._backlog < ARCHIVE_BACKLOG
