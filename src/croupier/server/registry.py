@@ -182,8 +182,8 @@ class TableRegistry:
         self.hands_settled = 0
         self.on_level_up: Callable[[int, int, int], Callable[[], None] | None] | None = None
         """``(account, old level, new level)``: grants the rewards (on the archive thread)
-        and returns the announcement to run on the event loop."""
-        """Called with (account, old level, new level) when a hand levels a player up."""
+        and returns the announcement to run on the event loop, when a hand levels a player
+        up."""
         self.hands_voided = 0
         self.supervision = Supervision()
         """How a crashed cash table is supervised: restored in place from its journal, given

@@ -572,12 +572,12 @@ class WsSession:
         cmd: C.Command
         if isinstance(msg, P.Sit):
             why = await self._may_sit(live, msg.code)
-            await asyncio.to_thread(look_of, self.sv, pid)  # their seat shows it at once
             if why is not None and why[0] == "bad_code":
                 self._wrong_guess()
             if why is not None:
                 self._ack(cid, table_id, False, why[0], why[1])
                 return
+            await asyncio.to_thread(look_of, self.sv, pid)  # their seat shows it at once
             cmd = C.SitDown(
                 tcid,
                 pid,
