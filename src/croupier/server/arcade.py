@@ -250,7 +250,11 @@ def known_look(sv: Services, player_id: str) -> dict[str, str] | None:
         return None
     found = sv.looks.get(int(player_id))
     if found is None:
-        fut = asyncio.get_running_loop().run_in_executor(None, look_of, sv, player_id)
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:  # not on the loop: the caller may read the store itself
+            return look_of(sv, player_id)
+        fut = loop.run_in_executor(None, look_of, sv, player_id)
         fut.add_done_callback(lambda f: _loaded_look(sv, int(player_id), f))
     return found
 
