@@ -71,3 +71,18 @@ async def run(
     await clock.run_until(lambda: director.finished, limit=limit)
     await clock.advance(1.0)  # let the director close the tables
     return out
+
+
+def standard_places(places: list[int], entrants: int) -> bool:
+    """One winner, every entrant placed; players out in the same hand with equal stacks
+    share a place and the next place skips past them (R-TOUR-12: 1, 2, 2 when both
+    others bust together from the same stack).
+
+    >>> standard_places([1, 2, 3], 3), standard_places([1, 2, 2], 3)
+    (True, True)
+    >>> standard_places([1, 1, 3], 3), standard_places([1, 3, 3], 3)
+    (False, False)
+    """
+    if len(places) != entrants or places.count(1) != 1:
+        return False
+    return all(p == i + 1 or p == places[i - 1] for i, p in enumerate(places))

@@ -25,6 +25,7 @@ from croupier.table.clock import FakeClock
 from croupier.tournament import LedgerCashier, TournamentRegistry, scheduled
 from croupier.tournament.persist import tournament_store
 from croupier.tournament.structures import BlindSchedule, Level
+from tests.tournament.kit import standard_places
 from tests.web.conftest import SERVE, Page, Server, _need_chromium
 from tests.web.flows import english_left, exchange, sign_up, untranslated
 
@@ -173,7 +174,7 @@ def test_a_spin_played_to_the_end_in_the_browser(server: Server, browser_page: P
     final = _row(page, "spin-10")
     assert final is not None
     places = sorted(s["place"] for s in final["standings"])
-    assert places == [1, 2, 3]
+    assert standard_places(places, 3), places  # two out together from equal stacks: 1, 2, 2
     winner = next(s for s in final["standings"] if s["place"] == 1)
     assert winner["prize"] == 10 * m
     me = str(page.evaluate("fetch('/api/me').then(r => r.json())")["id"])
