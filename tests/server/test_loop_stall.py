@@ -88,6 +88,14 @@ async def _measure(
     return lags, times
 
 
+def _bot_tables(sqlite_url: str, **faster: float) -> Any:
+    """A server with the four bot tables dealing hands back to back, nothing else."""
+    pace = {"bot_delay_seconds": 0.02, "between_hands_seconds": 0.05, **faster}
+    return fast_settings(
+        sqlite_url, default_tables=False, bot_tables=len(TABLES), casino_tables=0, **pace
+    )
+
+
 def _gaps(times: list[float]) -> list[float]:
     return [b - a for a, b in itertools.pairwise(times)]
 
@@ -96,14 +104,7 @@ def test_a_stalled_table_write_blocks_neither_the_loop_nor_other_tables(sqlite_u
     """R-CRASH-1 (durable before published) with issue #11's bound: one table's 200 ms
     journal stall holds that table's broadcasts only; the loop lag and the other tables'
     broadcast gaps grow by less than 20 ms."""
-    settings = fast_settings(
-        sqlite_url,
-        default_tables=False,
-        bot_tables=len(TABLES),
-        casino_tables=0,
-        bot_delay_seconds=0.02,
-        between_hands_seconds=0.05,
-    )
+    settings = _bot_tables(sqlite_url)
     with running(settings) as srv:
         services = srv.app.state.services
         loop = services.tasks[0].get_loop()
@@ -170,14 +171,7 @@ def test_an_archive_behind_paces_the_tables_not_the_loop(sqlite_url: str) -> Non
     bounded, and every settled hand is archived once the writes are fast again."""
     from croupier.server.registry import ARCHIVE_BACKLOG
 
-    settings = fast_settings(
-        sqlite_url,
-        default_tables=False,
-        bot_tables=len(TABLES),
-        casino_tables=0,
-        bot_delay_seconds=0.01,
-        between_hands_seconds=0.02,
-    )
+    settings = _bot_tables(sqlite_url, bot_delay_seconds=0.01, between_hands_seconds=0.02)
     with running(settings) as srv:
         services = srv.app.state.services
         registry = services.registry
@@ -259,14 +253,7 @@ def test_a_stalled_cash_out_blocks_neither_the_loop_nor_other_tables(sqlite_url:
     and again at a private table whose cash-outs take 200 ms; the loop lag and the bot
     tables' broadcast gaps grow by less than 20 ms, and each Leave is acknowledged only
     once it is paid (it takes the 200 ms)."""
-    settings = fast_settings(
-        sqlite_url,
-        default_tables=False,
-        bot_tables=len(TABLES),
-        casino_tables=0,
-        bot_delay_seconds=0.02,
-        between_hands_seconds=0.05,
-    )
+    settings = _bot_tables(sqlite_url)
     with running(settings) as srv:
         services = srv.app.state.services
         loop = services.tasks[0].get_loop()

@@ -267,6 +267,14 @@ def _loaded_look(sv: Services, user_id: int, fut: asyncio.Future[dict[str, str] 
         _announce_look(sv, user_id, look)
 
 
+async def prime_looks(sv: Services, player_ids: list[str]) -> None:
+    """Read off the loop the looks of ``player_ids`` not known yet (no thread hop when
+    every one is), so the frames that show them carry them at once."""
+    missing = [p for p in player_ids if p.isdigit() and int(p) not in sv.looks]
+    if missing:
+        await asyncio.to_thread(lambda: [look_of(sv, p) for p in missing])
+
+
 def look_of(sv: Services, player_id: str) -> dict[str, str] | None:
     """What ``player_id`` shows at a table (cached; ``None`` for a non-account id). A
     store read on a miss: call off the loop (:func:`known_look` on it)."""

@@ -21,7 +21,7 @@ from croupier.server import protocol as P
 from croupier.server.arcade import (
     dress,
     known_look,
-    look_of,
+    prime_looks,
     push_queue_status,
     quick_match_buy_in,
     wants_look,
@@ -384,9 +384,7 @@ class WsSession:
             self.send(error(why, f"cannot watch {table_id}: {why.replace('_', ' ')}"))
             return
         live = self.sv.registry.get(table_id)
-        seated = [s.player_id for s in live.actor.table.seats.values()]
-        sv = self.sv
-        await asyncio.to_thread(lambda: [look_of(sv, p) for p in seated])  # read off the loop
+        await prime_looks(self.sv, [s.player_id for s in live.actor.table.seats.values()])
         old = self.streams.pop(table_id, None)
         if old is not None:
             old.close()
@@ -577,7 +575,7 @@ class WsSession:
             if why is not None:
                 self._ack(cid, table_id, False, why[0], why[1])
                 return
-            await asyncio.to_thread(look_of, self.sv, pid)  # their seat shows it at once
+            await prime_looks(self.sv, [pid])  # their seat shows it at once
             cmd = C.SitDown(
                 tcid,
                 pid,
