@@ -13,6 +13,7 @@ import pytest
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 from tests.server.live import ORIGIN, Client, LiveServer, fast_settings, register_and_login, running
+from tests.waiting import async_wait_until
 
 TABLE = "nlhe-1-2"
 
@@ -58,9 +59,18 @@ def test_bad_messages_get_codes_and_change_nothing(server: LiveServer) -> None:
         await c.expect("subscribed")
         ack = await c.command({"type": "sit", "table_id": TABLE, "buy_in": 100})
         assert ack["accepted"], ack
+        # sat out, and out of any hand: the bots' hands go on, hers no longer move her stack
+        assert (await c.command({"type": "sit_out", "table_id": TABLE}))["accepted"]
         before = _me(server, token)
         table = server.app.state.services.registry.get(TABLE).actor.table
-        stack = next(s.stack for s in table.seats.values() if s.player_id == str(before["id"]))
+        me = str(before["id"])
+
+        def out_of_hands() -> bool:
+            mine = next(s.seat for s in table.seats.values() if s.player_id == me)
+            return table.hand is None or table.plan is None or mine not in table.plan.seats
+
+        await async_wait_until(out_of_hands, 120, "mallory out of the hand in play")
+        stack = next(s.stack for s in table.seats.values() if s.player_id == me)
         raw_cases = [
             ("{not json", "bad_json"),
             ("[1,2,3]", "bad_message"),
