@@ -164,3 +164,24 @@ def test_the_lobby_shows_the_sit_and_go_structure_and_payouts(server: LiveServer
     assert levels[0] == {"small_blind": 10, "big_blind": 20, "ante": 0, "seconds": 600.0}
     assert levels[6] == {"small_blind": 100, "big_blind": 200, "ante": 200, "seconds": 600.0}
     assert [lv["big_blind"] for lv in levels[7:15]] == [400, 600, 800, 1200, 1600, 2000, 3000, 4000]
+
+
+def test_a_room_on_a_shorter_clock_publishes_its_levels(tmp_path: Path) -> None:
+    """R-TOUR-10, R-TOUR-8: ``CROUPIER_LEVEL_SECONDS_SCALE`` (a demo or test room) scales
+    the room's own Sit & Go and Spin levels, and the lobby publishes the lengths played;
+    a scale that is not > 0 stops the start with a code."""
+    from croupier.server.settings import Settings, SettingsError
+
+    assert Settings.from_env({"CROUPIER_LEVEL_SECONDS_SCALE": "0.5"}).level_seconds_scale == 0.5
+    for bad in ("0", "-1"):
+        with pytest.raises(SettingsError) as err:
+            Settings.from_env({"CROUPIER_LEVEL_SECONDS_SCALE": bad})
+        assert err.value.code == "bad_delay"
+    path = tmp_path / "clock.sqlite3"
+    with running(fast_settings(f"sqlite:///{path}", level_seconds_scale=0.5)) as srv:
+        rows = {r["id"]: r for r in httpx.get(srv.url + "/api/tournaments").json()}
+    spin_levels = [m["level_seconds"] for m in rows["spin-10"]["multipliers"]]
+    assert spin_levels == [60.0, 90.0, 90.0, 120.0, 120.0, 150.0, 150.0, 150.0]
+    assert rows["spin-10"]["levels"][0]["seconds"] == 60.0
+    assert {lv["seconds"] for lv in rows["sng-6"]["levels"]} == {300.0}
+    assert [lv["big_blind"] for lv in rows["sng-6"]["levels"][:3]] == [20, 30, 50]

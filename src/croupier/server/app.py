@@ -20,7 +20,7 @@ import logging
 import random
 import time
 from collections.abc import AsyncIterator, Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -60,6 +60,7 @@ from croupier.store import Store, open_store
 from croupier.table import AsyncioClock, SitDown, TableActor
 from croupier.tournament import LedgerCashier, TournamentRegistry, sit_and_go, spin
 from croupier.tournament.persist import tournament_store
+from croupier.tournament.structures import SPIN_MULTIPLIERS
 
 __all__ = ["Services", "create_app"]
 
@@ -173,11 +174,16 @@ async def _start(app: Starlette, settings: Settings) -> Services:
     await services.tournaments.restore()
     if settings.default_tables:
         pace, delay = settings.between_hands_seconds, settings.bot_delay_seconds
+        scale = settings.level_seconds_scale
         sng = sit_and_go(
             "sng-6", "Sit & Go 6-max 100", seats=6, buy_in=100, between_hands=pace, bot_delay=delay
         )
+        sng = replace(sng, schedule=sng.schedule.scaled(scale)) if scale != 1.0 else sng
         services.tournaments.publish(sng, recurring=True)
-        spin10 = spin("spin-10", "Spin 10", buy_in=10, between_hands=pace, bot_delay=delay)
+        spins = SPIN_MULTIPLIERS.scaled(scale) if scale != 1.0 else SPIN_MULTIPLIERS
+        spin10 = spin(
+            "spin-10", "Spin 10", buy_in=10, table=spins, between_hands=pace, bot_delay=delay
+        )
         services.tournaments.publish(spin10, recurring=True)
     last = await asyncio.to_thread(store.boots.last_recovered)
     boot = await asyncio.to_thread(store.boots.begin)

@@ -60,6 +60,9 @@ class Settings:
     """…or after this long without a request or a WebSocket hello (idle lifetime)."""
     bot_delay_seconds: float = 1.0
     between_hands_seconds: float = 3.0
+    level_seconds_scale: float = 1.0
+    """The room's own Sit & Go and Spin levels last this many times their published length
+    (a demo or a test room plays them on a shorter clock; must be > 0)."""
     default_tables: bool = True
     guest_spectators: bool = True
     cookie_secure: str = "auto"
@@ -124,6 +127,8 @@ class Settings:
             raise SettingsError("bad_chat", "chat limits must be positive")
         if self.bot_delay_seconds < 0 or self.between_hands_seconds < 0:
             raise SettingsError("bad_delay", "delays cannot be negative")
+        if not self.level_seconds_scale > 0:
+            raise SettingsError("bad_delay", "CROUPIER_LEVEL_SECONDS_SCALE must be > 0")
         if not 60 <= self.session_idle_seconds <= self.session_ttl_seconds:
             raise SettingsError(
                 "bad_ttl",

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import bisect
 import itertools
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Protocol
 
@@ -109,6 +109,18 @@ class BlindSchedule:
     def level_at(self, elapsed: float) -> int:
         """The index of the level in force ``elapsed`` seconds after the start."""
         return max(0, bisect.bisect_right(self.starts, elapsed) - 1)
+
+    def scaled(self, factor: float) -> BlindSchedule:
+        """The same blinds with every level lasting ``factor`` times as long (a demo or a
+        test room's shorter clock).
+
+        >>> TURBO.scaled(0.5).levels[0].seconds, TURBO.scaled(0.5).levels[0].big_blind
+        (90.0, 20)
+        """
+        if not factor > 0:
+            raise TournamentError("bad_level", f"a level lasts a positive time, not x{factor}")
+        levels = tuple(replace(lv, seconds=lv.seconds * factor) for lv in self.levels)
+        return BlindSchedule(self.name, levels)
 
 
 def _levels(blinds: list[tuple[int, int, int]], seconds: float) -> tuple[Level, ...]:
@@ -370,6 +382,17 @@ class SpinTable:
     def __post_init__(self) -> None:
         if sum(p.ppm for p in self.prizes) != MILLION:
             raise TournamentError("bad_multiplier", "the probabilities sum to 1,000,000 ppm")
+
+    def scaled(self, factor: float) -> SpinTable:
+        """The same table with every multiplier's levels lasting ``factor`` times as long.
+
+        >>> SPIN_MULTIPLIERS.scaled(0.1).prizes[0].level_seconds
+        12.0
+        """
+        if not factor > 0:
+            raise TournamentError("bad_level", f"a level lasts a positive time, not x{factor}")
+        prizes = tuple(replace(p, level_seconds=p.level_seconds * factor) for p in self.prizes)
+        return SpinTable(prizes, self.blinds)
 
     def draw(self, rng: _Rng) -> SpinPrize:
         """Draw a multiplier: one uniform integer in ``[0, 1,000,000)`` from ``rng``."""
