@@ -148,4 +148,15 @@ class Client:
         return await self.expect("ack", id=cid, timeout=timeout)
 
     async def close(self) -> None:
-        await self.ws.close()
+        """Close the connection and its socket: the closing handshake, or an abort when the
+        peer does not answer within websockets' close timeout; then one turn of the loop
+        for the transport's scheduled ``connection_lost`` (which closes the socket) to run
+        before the caller's loop may end (else the socket is closed by the garbage
+        collector, with a ResourceWarning)."""
+        try:
+            await self.ws.close()
+        finally:
+            if not self.ws.transport.is_closing():
+                self.ws.transport.abort()
+            await asyncio.sleep(0)
+            await asyncio.sleep(0)

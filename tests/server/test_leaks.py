@@ -62,6 +62,13 @@ def check_frame(frame: dict[str, Any], me: str | None) -> int:
 
 async def _run(ws: str, token: str | None, me: str | None, seconds: float) -> list[dict[str, Any]]:
     client = await Client.open(ws, token)
+    try:
+        return await _watch(client, me, seconds)
+    finally:
+        await client.close()
+
+
+async def _watch(client: Client, me: str | None, seconds: float) -> list[dict[str, Any]]:
     for tid in WATCHED:
         await client.send({"type": "subscribe", "table_id": tid})
     if me is not None:
@@ -89,7 +96,6 @@ async def _run(ws: str, token: str | None, me: str | None, seconds: float) -> li
     # a resync mid-run is checked too
     await client.send({"type": "resync", "table_id": "nlhe-1-2"})
     await client.expect("snapshot", "error")
-    await client.close()
     return client.frames
 
 
