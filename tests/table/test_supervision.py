@@ -18,7 +18,7 @@ from croupier.casino.cashier import MemoryCashier
 from croupier.casino.table import Deal, Decide, Sit
 from croupier.table.clock import FakeClock
 from croupier.table.commands import SitDown
-from croupier.table.events import HandSettled, HandVoided, TableEvent
+from croupier.table.events import HandBegan, HandSettled, HandVoided, TableEvent
 from croupier.table.supervise import Supervision
 from croupier.table.table import TableCrashed
 from croupier.table.testing import Harness, data_of
@@ -193,3 +193,66 @@ def test_supervised_casino_table_voids_the_round_and_goes_on() -> None:
         await actor.stop()
 
     asyncio.run(go())
+
+
+def test_tournament_table_given_up_pauses_and_the_tournament_goes_on() -> None:
+    """R-CRASH-1 (tournament tables), R-TOUR-4: a tournament table crashing three times in
+    a row is given up; as the server supervises it (``pause_seconds``), it does not stop
+    (its players have no other table): no hand is dealt for the pause, then it is restored
+    from its journal with a fresh crash window and the Sit & Go is played to its end with
+    every chip accounted for and the prizes paid once."""
+
+    async def go() -> None:
+        spec = sit_and_go("sng-p", "SNG 6", seats=6, buy_in=100, schedule=FAST, between_hands=1.0)
+        reg = register_bots(spec, 6)
+        cashier = reg.cashier
+        assert isinstance(cashier, PlayCashier)
+        clock = FakeClock(0.0)
+        rng = random.Random(7)
+        director = Director(
+            spec, reg.start(rng), clock=clock, cashier=cashier, rng=rng,
+            shuffler=seeded_shufflers(7), testing=True,
+        )  # fmt: skip
+        await director.start()
+        ((_number, actor),) = director.actors.items()
+        actor.supervise(Supervision(close_on_give_up=False, pause_seconds=30.0))
+        fault = Fault(30, times=3, every=1)  # three crashes in a row: one too many
+        actor.table.faults = fault
+        seen: list[tuple[float, TableEvent]] = []
+        actor.subscribe(None, lambda e: seen.append((clock.now(), e)), internal=True)
+        chips: set[int] = set()
+
+        def tick() -> bool:
+            if any(isinstance(e.data, HandSettled) for _, e in seen[-1:]):
+                chips.add(director.chips_in_play())
+            return director.finished
+
+        await clock.run_until(tick, limit=50_000)
+        await clock.advance(1.0)
+        assert fault.fired == 3 and actor.crashes == 3
+        assert actor.pauses == 1 and not actor.gave_up and not actor.paused
+        voids = [(t, e) for t, e in seen if isinstance(e.data, HandVoided)]
+        assert [e.data.reason for _, e in voids] == ["crash", "crash", "crash"]
+        # each restore announces its void: the third came the pause after the second, and
+        # only the hand that crashed was dealt in between
+        (t1, _), (t2, _), (t3, _) = voids
+        assert t2 - t1 < 30.0 <= t3 - t2, (t1, t2, t3)
+        between = [t for t, e in seen if isinstance(e.data, HandBegan) and t2 < t < t3]
+        assert len(between) <= 1, between
+        assert director.finished and director.paid
+        assert chips == {6 * spec.starting_stack}
+        assert sum(p.prize for p in director.placings) == 600 and cashier.pool("sng-p") == 0
+        assert sum(cashier.balances.values()) == 600  # nothing created, nothing lost
+
+    asyncio.run(go())
+
+
+def test_a_pause_is_only_for_tables_that_do_not_close() -> None:
+    """A cash table given up sends the stacks home: it cannot be paused instead."""
+    import pytest
+
+    with pytest.raises(ValueError):
+        Supervision(pause_seconds=30.0)
+    with pytest.raises(ValueError):
+        Supervision(close_on_give_up=False, pause_seconds=0.0)
+    assert Supervision(close_on_give_up=False, pause_seconds=1.0).pause_seconds == 1.0

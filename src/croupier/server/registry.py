@@ -188,9 +188,10 @@ class TableRegistry:
         self.supervision = Supervision()
         """How a crashed cash table is supervised: restored in place from its journal, given
         up (every stack home) after too many crashes (table/supervise.py)."""
-        self.tournament_supervision = Supervision(close_on_give_up=False)
-        """The same for a tournament's tables: given up, they stop (tournament chips are
-        never paid to accounts)."""
+        self.tournament_supervision = Supervision(close_on_give_up=False, pause_seconds=30.0)
+        """The same for a tournament's tables, which never close (tournament chips are never
+        paid to accounts, and the players have no other table): given up, a table pauses
+        30 s and is restored from its journal again (R-CRASH-1: the tournament goes on)."""
         self.on_table_closed: Callable[[str, str], None] | None = None
         """Called with (table id, reason) when a table given up is closed."""
         self.keep_at_restart: list[Callable[[str], bool]] = []

@@ -204,6 +204,16 @@ class TableActor(MailboxActor[Message, CommandResult]):
         for hook in list(self.on_restored):
             hook(self.table)
 
+    async def _pause(self, seconds: float) -> None:
+        """Wait on the table's clock (a tournament's clock in tests is a FakeClock)."""
+        done = asyncio.get_running_loop().create_future()
+        clock = self.table.clock
+        handle = clock.call_at(clock.now() + seconds, lambda: _set(done))
+        try:
+            await done
+        finally:
+            handle.cancel()
+
     async def _give_up(self, exc: BaseException) -> None:
         """Close the table: a cash table sends every stack home (R-CRASH-1) and its
         players see ``player_left``; a tournament table just stops."""
@@ -233,6 +243,11 @@ class TableActor(MailboxActor[Message, CommandResult]):
             player_id, deliver, since=since, epoch=epoch, internal=internal
         )
         return stream
+
+
+def _set(done: asyncio.Future[None]) -> None:
+    if not done.done():
+        done.set_result(None)
 
 
 async def _pay_owed(table: Table, owed: list[CashOutRecord]) -> None:

@@ -15,7 +15,9 @@ does when the table raises depends on its :class:`Supervision`:
   subscribers move to the restored table (they see ``hand_voided``), and the mailbox goes
   on with the next message. A table that crashes ``max_crashes`` times within
   ``window_seconds`` is **given up**: the actor closes it (a cash table sends every stack
-  home to its owner's account, as at a restart) and stops.
+  home to its owner's account, as at a restart) and stops; a tournament table, which must
+  not close, **pauses** ``pause_seconds`` instead and is restored again (its tournament
+  goes on, one attempt per pause).
 
 A failure reported from outside the actor's task (the background journal writer could
 not make a record durable) goes through :meth:`MailboxActor.fail`: it is handled in the
@@ -61,6 +63,11 @@ __all__ = ["CrashWindow", "Failure", "MailboxActor", "Supervision"]
 
 log = logging.getLogger("croupier.table")
 
+_DOWN = {
+    "table_down": "the table is not running",
+    "table_paused": "the table is paused after repeated failures; it resumes shortly",
+}
+
 M = TypeVar("M")
 R = TypeVar("R")
 
@@ -78,6 +85,16 @@ class Supervision:
     max_crashes: int = 3
     window_seconds: float = 60.0
     close_on_give_up: bool = True
+    pause_seconds: float | None = None
+    """For a table that must not close (``close_on_give_up`` false: a tournament's, whose
+    players have no other table): instead of stopping when given up, it pauses this long
+    (messages wait in its mailbox), then is restored from its journal again with a fresh
+    crash window, and so on: a crash loop is slowed to one attempt per pause and never
+    ends the tournament. ``None``: a table given up stops."""
+
+    def __post_init__(self) -> None:
+        if self.pause_seconds is not None and (self.close_on_give_up or self.pause_seconds <= 0):
+            raise ValueError("pause_seconds > 0, for a table that does not close when given up")
 
 
 class CrashWindow:
@@ -138,6 +155,10 @@ class MailboxActor(Generic[M, R]):
         self.generation = 0
         """How many times the table was restored in this process."""
         self.gave_up = False
+        self.pauses = 0
+        """Times the table was paused after too many crashes (``Supervision.pause_seconds``)."""
+        self.paused = False
+        """In a pause: every message is refused at once (``table_paused``)."""
         self.on_closed: list[Callable[[BaseException], Any]] = []
         """Called once the actor gave the table up (it is closed and stopped)."""
         self._task: asyncio.Task[None] = asyncio.get_running_loop().create_task(self._run())
@@ -166,8 +187,9 @@ class MailboxActor(Generic[M, R]):
     def post(self, msg: M) -> asyncio.Future[R | None]:
         """Put ``msg`` in the mailbox; the future resolves once it is handled."""
         fut: asyncio.Future[R | None] = asyncio.get_running_loop().create_future()
-        if not self.alive:
-            fut.set_exception(self._error("table_down", "the table is not running"))
+        if not self.alive or self.paused:
+            code = "table_paused" if self.alive else "table_down"
+            fut.set_exception(self._error(code, _DOWN[code]))
             fut.exception()  # mark retrieved
             return fut
         self._queue.put_nowait((msg, fut))
@@ -199,6 +221,11 @@ class MailboxActor(Generic[M, R]):
 
     async def _give_up(self, exc: BaseException) -> None:
         """Close the table for good (too many crashes)."""
+
+    async def _pause(self, seconds: float) -> None:
+        """Wait ``seconds`` before restoring a table paused after too many crashes (the
+        table's own clock in a :class:`~croupier.table.actor.TableActor`)."""
+        await asyncio.sleep(seconds)
 
     async def _run(self) -> None:
         while True:
@@ -250,29 +277,12 @@ class MailboxActor(Generic[M, R]):
             fut.exception()
         self.crashes += 1
         if not self._window.record(self._now()):
-            try:
-                await self._recover(exc)
-            except Exception as again:  # the journal itself cannot be read or written
-                log.exception(
-                    "%s %s could not be restored",
-                    self.kind,
-                    self.table_id,
-                    extra={"event": "table_restore_failed", "table": self.table_id},
-                )
-                exc = again
-            else:
-                self.generation += 1
-                log.warning(
-                    "%s %s restored from its journal after a crash",
-                    self.kind,
-                    self.table_id,
-                    extra={
-                        "event": "table_restored",
-                        "table": self.table_id,
-                        "generation": self.generation,
-                    },
-                )
+            restored, exc = await self._restore(exc)
+            if restored:
                 return True
+        policy = self.supervision
+        if policy is not None and policy.pause_seconds is not None:
+            return await self._paused(exc, policy.pause_seconds)
         log.error(
             "%s %s gave up after %d crashes",
             self.kind,
@@ -298,6 +308,61 @@ class MailboxActor(Generic[M, R]):
                 log.exception("closing hook of %s failed", self.table_id)
         return False
 
+    async def _restore(self, exc: BaseException) -> tuple[bool, BaseException]:
+        """Restore the table after ``exc``: whether it worked, and the error to report
+        if not (the journal itself could not be read or written)."""
+        try:
+            await self._recover(exc)
+        except Exception as again:
+            log.exception(
+                "%s %s could not be restored",
+                self.kind,
+                self.table_id,
+                extra={"event": "table_restore_failed", "table": self.table_id},
+            )
+            return False, again
+        self.generation += 1
+        log.warning(
+            "%s %s restored from its journal after a crash",
+            self.kind,
+            self.table_id,
+            extra={
+                "event": "table_restored",
+                "table": self.table_id,
+                "generation": self.generation,
+            },
+        )
+        return True, exc
+
+    async def _paused(self, exc: BaseException, seconds: float) -> bool:
+        """Too many crashes at a table that must not close: pause ``seconds``, restore it
+        with a fresh crash window; again while the restore itself fails. True (the actor
+        goes on) unless stopped meanwhile (cancelled: :meth:`stop` cleans up)."""
+        while True:
+            self.pauses += 1
+            self.paused = True
+            self._fail_pending(exc, "table_paused")
+            log.error(
+                "%s %s paused %.1f s after %d crashes",
+                self.kind,
+                self.table_id,
+                seconds,
+                self.crashes,
+                extra={
+                    "event": "table_paused",
+                    "table": self.table_id,
+                    "crashes": self.crashes,
+                    "seconds": seconds,
+                },
+            )
+            await self._pause(seconds)
+            if self.supervision is not None:
+                self._window = CrashWindow(self.supervision)
+            restored, exc = await self._restore(exc)
+            if restored:
+                self.paused = False
+                return True
+
     def _stop(self, exc: BaseException, fut: asyncio.Future[R | None] | None = None) -> None:
         self.crashed = exc
         if fut is not None and not fut.done():
@@ -306,11 +371,12 @@ class MailboxActor(Generic[M, R]):
                 fut.exception()
         self._fail_pending(exc)
 
-    def _fail_pending(self, exc: BaseException) -> None:
+    def _fail_pending(self, exc: BaseException, code: str = "table_down") -> None:
         while not self._queue.empty():
             _, fut = self._queue.get_nowait()
             if not fut.done():
-                fut.set_exception(self._error("table_down", f"the table stopped: {exc}"))
+                fut.set_exception(self._error(code, f"{_DOWN[code]}: {exc}"))
+                fut.exception()  # mark retrieved
 
     async def stop(self) -> None:
         """Stop the task (tests "kill" a table this way; the journal survives)."""
