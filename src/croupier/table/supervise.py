@@ -88,9 +88,9 @@ class Supervision:
     pause_seconds: float | None = None
     """For a table that must not close (``close_on_give_up`` false: a tournament's, whose
     players have no other table): instead of stopping when given up, it pauses this long
-    (messages wait in its mailbox), then is restored from its journal again with a fresh
-    crash window, and so on: a crash loop is slowed to one attempt per pause and never
-    ends the tournament. ``None``: a table given up stops."""
+    (every message meanwhile is refused ``table_paused``), then is restored from its
+    journal again with a fresh crash window, and so on: a crash loop is slowed to one
+    attempt per pause and never ends the tournament. ``None``: a table given up stops."""
 
     def __post_init__(self) -> None:
         if self.pause_seconds is not None and (self.close_on_give_up or self.pause_seconds <= 0):
