@@ -24,6 +24,7 @@ from croupier.table.table import TableCrashed
 from croupier.table.testing import Harness, data_of
 from croupier.tournament.director import Director, seeded_shufflers
 from croupier.tournament.money import PlayCashier
+from croupier.tournament.registration import TournamentSpec
 from croupier.tournament.sitngo import sit_and_go
 from croupier.tournament.structures import BlindSchedule, Level
 
@@ -50,6 +51,24 @@ class Fault:
             raise TableCrashed("fault injected")
 
 
+async def _sit_and_go(
+    tid: str, seed: int
+) -> tuple[TournamentSpec, Director, PlayCashier, FakeClock]:
+    """A started Sit & Go of six bots on a FakeClock, seeded by ``seed``."""
+    spec = sit_and_go(tid, "SNG 6", seats=6, buy_in=100, schedule=FAST, between_hands=1.0)
+    reg = register_bots(spec, 6)
+    cashier = reg.cashier
+    assert isinstance(cashier, PlayCashier)
+    clock = FakeClock(0.0)
+    rng = random.Random(seed)
+    director = Director(
+        spec, reg.start(rng), clock=clock, cashier=cashier, rng=rng,
+        shuffler=seeded_shufflers(seed), testing=True,
+    )  # fmt: skip
+    await director.start()
+    return spec, director, cashier, clock
+
+
 def test_tournament_table_crash_voids_the_hand_and_the_tournament_goes_on() -> None:
     """R-CRASH-1 (tournament tables), R-TOUR-4: a tournament table supervised as the
     server supervises it crashes twice mid-hand; each time the hand is voided with every
@@ -58,18 +77,7 @@ def test_tournament_table_crash_voids_the_hand_and_the_tournament_goes_on() -> N
     tournament chip is paid to an account."""
 
     async def go() -> None:
-        spec = sit_and_go("sng-x", "SNG 6", seats=6, buy_in=100, schedule=FAST, between_hands=1.0)
-        reg = register_bots(spec, 6)
-        cashier = reg.cashier
-        assert isinstance(cashier, PlayCashier)
-        clock = FakeClock(0.0)
-        rng = random.Random(5)
-        launch = reg.start(rng)
-        director = Director(
-            spec, launch, clock=clock, cashier=cashier, rng=rng,
-            shuffler=seeded_shufflers(5), testing=True,
-        )  # fmt: skip
-        await director.start()
+        spec, director, cashier, clock = await _sit_and_go("sng-x", 5)
         ((_number, actor),) = director.actors.items()
         actor.supervise(Supervision(close_on_give_up=False))  # as the server's registry.attach
         fault = Fault(30, times=2, every=60)
@@ -203,17 +211,7 @@ def test_tournament_table_given_up_pauses_and_the_tournament_goes_on() -> None:
     every chip accounted for and the prizes paid once."""
 
     async def go() -> None:
-        spec = sit_and_go("sng-p", "SNG 6", seats=6, buy_in=100, schedule=FAST, between_hands=1.0)
-        reg = register_bots(spec, 6)
-        cashier = reg.cashier
-        assert isinstance(cashier, PlayCashier)
-        clock = FakeClock(0.0)
-        rng = random.Random(7)
-        director = Director(
-            spec, reg.start(rng), clock=clock, cashier=cashier, rng=rng,
-            shuffler=seeded_shufflers(7), testing=True,
-        )  # fmt: skip
-        await director.start()
+        spec, director, cashier, clock = await _sit_and_go("sng-p", 7)
         ((_number, actor),) = director.actors.items()
         actor.supervise(Supervision(close_on_give_up=False, pause_seconds=30.0))
         fault = Fault(30, times=3, every=1)  # three crashes in a row: one too many

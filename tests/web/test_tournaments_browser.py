@@ -57,30 +57,30 @@ class PatientServer(Server):
         raise RuntimeError("server did not start in 240 s")
 
 
-@pytest.fixture
-def server() -> Iterator[Server]:
+def _serving(kind: type[PatientServer]) -> Iterator[Server]:
     _need_chromium()
-    s = PatientServer()
+    s = kind()
     s.start()
     yield s
     s.close()
 
 
+@pytest.fixture
+def server() -> Iterator[Server]:
+    yield from _serving(PatientServer)
+
+
 class FastSpinServer(PatientServer):
     """Levels at a tenth of their published length (a 2x Spin's 2 minutes: 12 s): once the
     browser player is out, two bots heads-up can play 300 hands at the real clock (measured
-    on the engine: 44 to 340 s of play); rising blinds end it within about two minutes."""
+    on the engine: 44 to 329 s of play); rising blinds end it within about two minutes."""
 
     extra: ClassVar[dict[str, str]] = {"CROUPIER_LEVEL_SECONDS_SCALE": "0.1"}
 
 
 @pytest.fixture
 def spin_server() -> Iterator[Server]:
-    _need_chromium()
-    s = FastSpinServer()
-    s.start()
-    yield s
-    s.close()
+    yield from _serving(FastSpinServer)
 
 
 def _row(page: Any, tid: str) -> dict[str, Any] | None:
