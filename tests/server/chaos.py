@@ -58,6 +58,8 @@ class ServerProcess:
     bot_tables: int = 20
     port: int = 0
     proc: subprocess.Popen[bytes] | None = None
+    env: dict[str, str] = field(default_factory=dict)
+    """More ``CROUPIER_*`` settings (a room node's name, ``CROUPIER_PORT`` chosen ahead)."""
 
     @property
     def base(self) -> str:
@@ -69,12 +71,12 @@ class ServerProcess:
 
     def start(self, timeout: float = 300.0) -> float:
         """Start and wait for ``/health`` (startup, recovery included): the seconds taken."""
-        self.port = free_port()
+        self.port = int(self.env.get("CROUPIER_PORT", 0)) or free_port()
         began = time.monotonic()
         with self.log.open("ab") as out:
             self.proc = subprocess.Popen(
                 [CROUPIER, "serve"],
-                env=server_env(self.url, self.port, self.bot_tables),
+                env={**server_env(self.url, self.port, self.bot_tables), **self.env},
                 stdout=out,
                 stderr=subprocess.STDOUT,
             )

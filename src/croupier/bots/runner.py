@@ -28,6 +28,7 @@ from croupier.bots.naiko import (
 from croupier.bots.strategies import Decision, Strategy
 from croupier.engine.actions import BET_KINDS
 from croupier.engine.cards import format_cards
+from croupier.engine.errors import CodedError
 from croupier.engine.naiko import RESPONSE_WINDOW_SECONDS
 from croupier.table.actor import EventStream, TableActor
 from croupier.table.clock import Clock
@@ -200,6 +201,10 @@ class BotRunner:
         try:
             result = await self.actor.submit(cmd)
         except TableError:  # the table stopped meanwhile (table_down): nothing to do
+            return
+        except CodedError as exc:  # it moved to another process of the room (lease_lost)
+            if exc.code != "lease_lost":
+                raise
             return
         if not result.accepted:
             self.refused.append(result)

@@ -46,6 +46,7 @@ from croupier.server.arcade import (
     quick_match_spec,
 )
 from croupier.server.casino_ws import CasinoRoom, open_casino
+from croupier.server.cluster import Node
 from croupier.server.http import routes
 from croupier.server.hub import Hub
 from croupier.server.private_idle import IdlePrivateTables
@@ -90,6 +91,9 @@ class Services:
     """Each account's equipped shop items, as shown at tables (server/arcade.py)."""
     arcade_gate: ArcadeGate = field(default_factory=ArcadeGate)
     """The arcade's hours and level (the lobby's rule, from the settings)."""
+    node: Node | None = None
+    """This process's part of a room served by several processes (server/cluster.py);
+    ``None``: the room is this process."""
 
     def now(self) -> float:
         return asyncio.get_running_loop().time()
@@ -100,9 +104,10 @@ class Services:
 
     def lobby_message(self) -> dict[str, Any]:
         tournaments = self.tournaments.summaries() if self.tournaments is not None else []
+        remote = self.node.remote_tables() if self.node is not None else []
         return {
             "type": "lobby",
-            "tables": [plain(s) for s in self.registry.summaries()],
+            "tables": [plain(s) for s in self.registry.summaries()] + remote,
             "tournaments": tournaments,
             "casino": self.casino.summaries() if self.casino is not None else [],
             "arcade_open": arcade_status(self)["open"],
@@ -116,7 +121,12 @@ def _hashing(settings: Settings) -> PasswordHashing:
 async def _start(app: Starlette, settings: Settings) -> Services:
     # a bad CROUPIER_ARCADE_HOURS stops the start
     gate = ArcadeGate(parse_schedule(settings.arcade_hours), settings.arcade_min_level)
-    store = await asyncio.to_thread(open_store, settings.database_url)
+    # In a room of several processes, a frozen one's open transaction must not hold the
+    # lease rows the others need to take its tables over (store/leases.py).
+    idle = 2 * settings.lease_seconds if settings.node_id else None
+    store = await asyncio.to_thread(
+        lambda: open_store(settings.database_url, idle_in_transaction=idle)
+    )
     accounts = Accounts(
         store.users,
         hashing=_hashing(settings),
@@ -161,6 +171,8 @@ async def _start(app: Starlette, settings: Settings) -> Services:
     registry.on_table_closed = lambda tid, why: services.hub.to_table(
         tid, {"type": "table_closed", "table_id": tid, "reason": why}
     )
+    node = services.node = Node(services) if settings.node_id else None
+    room = node is None or node.room  # the room-wide services run here
     services.tournaments = TournamentRegistry(
         LedgerCashier(store.ledger),
         clock=AsyncioClock(),
@@ -171,8 +183,9 @@ async def _start(app: Starlette, settings: Settings) -> Services:
         store=tournament_store(store, hands=registry.tournament_hand),
     )
     # R-CRASH-1: registrations stand, running tournaments resume from their journal
-    await services.tournaments.restore()
-    if settings.default_tables:
+    if room:
+        await services.tournaments.restore()
+    if settings.default_tables and room:
         pace, delay = settings.between_hands_seconds, settings.bot_delay_seconds
         scale = settings.level_seconds_scale
         sng = sit_and_go(
@@ -185,25 +198,36 @@ async def _start(app: Starlette, settings: Settings) -> Services:
             "spin-10", "Spin 10", buy_in=10, table=spins, between_hands=pace, bot_delay=delay
         )
         services.tournaments.publish(spin10, recurring=True)
-    last = await asyncio.to_thread(store.boots.last_recovered)
-    boot = await asyncio.to_thread(store.boots.begin)
+    if room:  # one boot per room start (the audit's restarts)
+        last = await asyncio.to_thread(store.boots.last_recovered)
+        boot = await asyncio.to_thread(store.boots.begin)
     specs = {s.table_id: s for s in DEFAULT_TABLES} if settings.default_tables else {}
     for i in range(1, settings.bot_tables + 1):
         spec = TableSpec(f"bots-{i}", f"Bots {i}", "nlhe", "room", (1, 2), 6, bots=4)
         specs[spec.table_id] = spec
-    for spec in specs.values():
-        await registry.open(spec)
-    # R-CRASH-1: every other journaled cash table (private, quick match, no longer
-    # configured) sends its stacks home; then the boot counts as recovered (audit).
-    # Candidates: every table that wrote since the last complete recovery, and every
-    # table whose escrow holds chips (anything older was closed then).
-    since = last.journal_mark if last is not None else 0
-    candidates = {*store.journal.tables(after=since), *store.ledger.escrow_tables()}
-    closed = registry.close_abandoned(candidates)
-    if closed:
-        log.info("%d tables closed at restart, every stack back to its account", len(closed))
-    await asyncio.to_thread(store.boots.recovered, boot.boot_id)
-    services.casino = await open_casino(services)  # server/casino_ws.py (Texas Hold'em Bonus)
+    if node is None:
+        for spec in specs.values():
+            await registry.open(spec)
+    else:  # this node's share; the others' tables are theirs, or taken over when they die
+        await node.open_share(specs.values())
+    if room:
+        # R-CRASH-1: every other journaled cash table (private, quick match, no longer
+        # configured) sends its stacks home; then the boot counts as recovered (audit).
+        # Candidates: every table that wrote since the last complete recovery, and every
+        # table whose escrow holds chips (anything older was closed then). In a room of
+        # several processes, a table another process holds a lease on is theirs, and one
+        # whose lease expired is taken over by the lease round.
+        since = last.journal_mark if last is not None else 0
+        candidates = {*store.journal.tables(after=since), *store.ledger.escrow_tables()}
+        if node is not None:
+            candidates -= {lease.name for lease in await asyncio.to_thread(store.leases.all)}
+        closed = registry.close_abandoned(candidates)
+        if closed:
+            log.info("%d tables closed at restart, every stack back to its account", len(closed))
+        await asyncio.to_thread(store.boots.recovered, boot.boot_id)
+        services.casino = await open_casino(services)  # server/casino_ws.py (Bonus)
+    if node is not None:
+        services.tasks.append(asyncio.create_task(node.run()))
     services.tasks.append(asyncio.create_task(_lobby_loop(services)))
     services.tasks.append(asyncio.create_task(_match_loop(services)))
     services.tasks.append(asyncio.create_task(IdlePrivateTables(services).run()))
@@ -322,9 +346,13 @@ def create_app(settings: Settings | None = None) -> Starlette:
 async def _shutdown(sv: Services) -> None:
     for task in sv.tasks:
         task.cancel()
+    if sv.node is not None:
+        sv.node.stop_takeovers()
     sv.hub.close_all(CloseCode.GOING_AWAY, "server shutting down")
     await asyncio.sleep(0.05)
     await sv.registry.close()
+    if sv.node is not None:  # the other processes take this one's tables over at once
+        await sv.node.close()
     if sv.casino is not None:
         await sv.casino.close()
     if sv.tournaments is not None:

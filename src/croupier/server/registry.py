@@ -15,7 +15,7 @@ import logging
 import time
 import uuid
 from collections import deque
-from collections.abc import Callable, Iterable
+from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -194,6 +194,9 @@ class TableRegistry:
         30 s and is restored from its journal again (R-CRASH-1: the tournament goes on)."""
         self.on_table_closed: Callable[[str, str], None] | None = None
         """Called with (table id, reason) when a table given up is closed."""
+        self.lease: Callable[[str], Awaitable[bool]] | None = None
+        """In a room of several processes (server/cluster.py): takes the table's lease
+        before :meth:`open` opens it; ``False`` when another process serves it."""
         self.keep_at_restart: list[Callable[[str], bool]] = []
         """Predicates naming journaled tables that :meth:`close_abandoned` must leave alone
         (a tournament's tables, which its director resumes)."""
@@ -232,6 +235,14 @@ class TableRegistry:
         """Open ``spec``'s table, restoring it from its journal if it has one (R-CRASH-1)."""
         if spec.table_id in self.tables or spec.table_id in self._opening:
             raise LobbyError("table_exists", f"table {spec.table_id!r} is already open")
+        self._opening.add(spec.table_id)
+        try:
+            if self.lease is not None and not await self.lease(spec.table_id):
+                raise LobbyError(
+                    "table_elsewhere", f"table {spec.table_id!r} is served by another process"
+                )
+        finally:
+            self._opening.discard(spec.table_id)
         config = spec.config(
             bot_delay_seconds=self.bot_delay,
             between_hands_seconds=self.between_hands,
@@ -281,6 +292,29 @@ class TableRegistry:
         actor.subscribe(None, lambda e: self._on_event(live, e), internal=True)
         await self._seat_bots(live, restoring)
         return live
+
+    def serving(self, table_id: str) -> bool:
+        """Whether the table is open here or being opened."""
+        return table_id in self.tables or table_id in self._opening
+
+    async def forget(self, table_id: str, reason: str) -> None:
+        """Stop serving a table at once, writing nothing for it (its lease was taken over
+        by another process, which now owns its journal): the actor stops, its bots and
+        watchers are told ``table_closed`` with ``reason``."""
+        live = self.tables.pop(table_id, None)
+        if live is None:
+            return
+        if live.spec.code is not None:
+            self.codes.pop(live.spec.code, None)
+        for bot in live.bots:
+            if bot.stream is not None:
+                bot.stream.close()
+        if live.actor.alive:
+            await live.actor.stop()
+        if isinstance(self.journal, GroupCommitJournal):  # its queued records: never written
+            await asyncio.to_thread(self.journal.reset, table_id)
+        if self.on_table_closed is not None:
+            self.on_table_closed(table_id, reason)
 
     def close_abandoned(self, table_ids: Iterable[str]) -> list[str]:
         """R-CRASH-1 for journaled cash tables that do not run again in this process (a

@@ -113,6 +113,19 @@ class Settings:
     """Public Texas Hold'em Bonus tables opened at start (``casino-1`` …; docs/bonus.md)."""
     casino_decision_seconds: float = 20.0
     casino_gather_seconds: float = 8.0
+    node_id: str = ""
+    """This process's name in a room served by several processes on one database
+    (server/cluster.py); empty (the default): the room is this one process, no lease."""
+    nodes: tuple[str, ...] = ()
+    """Every node of the room (``a,b``), the first running the room-wide services
+    (tournaments, casino, recovery at start); the catalogue's tables are split between
+    them. Must name ``node_id``."""
+    node_url: str = ""
+    """The address clients reach this process at (told to the clients of another
+    process's table); default ``http://{host}:{port}``."""
+    lease_seconds: float = 3.0
+    """How long a table's lease lasts without renewal: a dead process's tables are taken
+    over within about this (renewed every quarter of it)."""
 
     def __post_init__(self) -> None:
         if not 0 < self.port < 65536:
@@ -127,6 +140,12 @@ class Settings:
             raise SettingsError("bad_chat", "chat limits must be positive")
         if self.bot_delay_seconds < 0 or self.between_hands_seconds < 0:
             raise SettingsError("bad_delay", "delays cannot be negative")
+        if self.node_id and self.node_id not in self.nodes:
+            raise SettingsError("bad_node", "CROUPIER_NODES must name CROUPIER_NODE_ID")
+        if self.nodes and not self.node_id:
+            raise SettingsError("bad_node", "CROUPIER_NODES needs CROUPIER_NODE_ID")
+        if not 0.4 <= self.lease_seconds <= 600:
+            raise SettingsError("bad_delay", "CROUPIER_LEASE_SECONDS must be in 0.4..600")
         if not self.level_seconds_scale > 0:
             raise SettingsError("bad_delay", "CROUPIER_LEVEL_SECONDS_SCALE must be > 0")
         if not 60 <= self.session_idle_seconds <= self.session_ttl_seconds:

@@ -325,6 +325,11 @@ class WsSession:
     def _wrong_guess(self) -> None:
         self.sv.guesses.wrong(self.account_id, self.ip, self._now())
 
+    def _elsewhere(self, table_id: str) -> str | None:
+        """The address of the room's other process serving ``table_id``, if one does."""
+        node = self.sv.node
+        return node.elsewhere(table_id) if node is not None else None
+
     @staticmethod
     def _guessable(table_id: str, why: str | None) -> bool:
         """Whether refusing ``table_id`` for ``why`` tells a guesser something about a code
@@ -378,6 +383,10 @@ class WsSession:
         if self._code_matters(table_id) and not self._may_guess(None, table_id):
             return
         why = self._may_watch(table_id, msg.code)
+        url = self._elsewhere(table_id) if why == "unknown_table" else None
+        if url is not None:  # another process of the room serves it (server/cluster.py)
+            self.send({**error("table_elsewhere", f"{table_id} is served at {url}"), "url": url})
+            return
         if self._guessable(table_id, why):
             self._wrong_guess()
         if why is not None:
@@ -560,6 +569,11 @@ class WsSession:
             return
         live = self.sv.registry.tables.get(table_id)
         if live is None:
+            url = self._elsewhere(table_id)
+            if url is not None:  # another process of the room serves it
+                text = f"{table_id} is served at {url}"
+                self._ack(cid, table_id, False, "table_elsewhere", text, data={"url": url})
+                return
             if table_id.startswith("private-"):
                 self._wrong_guess()
             self._ack(cid, table_id, False, "unknown_table", f"no table {table_id!r}")

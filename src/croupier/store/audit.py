@@ -213,6 +213,7 @@ GENERAL_CHECKS: tuple[tuple[str, Check], ...] = (
 CHECKS: tuple[tuple[str, Check], ...] = (
     *GENERAL_CHECKS,
     ("escrow", audit_money.check_escrow),
+    ("leases", audit_money.check_leases),
     ("rake", audit_money.check_rake),
     ("diamonds", audit_money.check_diamonds),
     ("tournaments", audit_tournaments.check_tournaments),

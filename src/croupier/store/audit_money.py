@@ -7,6 +7,10 @@ the discrepancies it finds.
   table that did not restart in the last recovered server boot holds nothing (after a
   restart every cash stack is back in its owner's account, so chips left there are stuck:
   a private or quick-match table nobody reopened).
+- ``leases`` (a room of several processes, store/leases.py): a table whose lease expired
+  (its process stopped renewing it) and that no process took over holds nothing in
+  escrow; a table leased live is being served, so the ``escrow`` check's restart rule
+  does not apply to it.
 - ``rake``: what ``house:rake`` and ``house:levy`` hold equals the rake of the settled
   hands of the journal, each hand's settlement paid exactly its rake there, and nothing
   else paid into them.
@@ -18,6 +22,7 @@ the discrepancies it finds.
 
 from __future__ import annotations
 
+import time
 from collections import defaultdict
 from collections.abc import Iterator
 from datetime import UTC, datetime
@@ -26,12 +31,12 @@ from typing import TYPE_CHECKING, Any
 import sqlalchemy as sa
 
 from croupier.store.boots import last_recovered_boot
-from croupier.store.schema import hands, table_journal
+from croupier.store.schema import hands, table_journal, table_leases
 
 if TYPE_CHECKING:
     from croupier.store.audit import AuditData
 
-__all__ = ["check_diamonds", "check_escrow", "check_rake"]
+__all__ = ["check_diamonds", "check_escrow", "check_leases", "check_rake"]
 
 HOUSE_CHIP_ACCOUNTS = ("house:rake", "house:levy")
 
@@ -118,6 +123,8 @@ def check_escrow(data: AuditData) -> Iterator[str]:
         return
     journals = _journal_states(data.conn, sorted(escrows))
     boot = last_recovered_boot(data.conn)
+    now = round(time.time() * 1000)
+    served = {name for name, lease in _leases(data).items() if lease.expires_ms > now}
     for table_id, held in sorted(escrows.items()):
         total = sum(held.values())
         state = journals.get(table_id)
@@ -131,11 +138,31 @@ def check_escrow(data: AuditData) -> Iterator[str]:
                     f"escrow table:{table_id}:{uid} holds {have} chips but the table's journal"
                     f" seats {want}"
                 )
-        if boot is not None and state.last_id <= boot.journal_mark:
+        if boot is not None and state.last_id <= boot.journal_mark and table_id not in served:
             when = datetime.fromtimestamp(boot.started_ms / 1000, UTC).isoformat(timespec="seconds")
             yield (
                 f"table {table_id} did not restart after the server restart of {when} but its"
                 f" escrow still holds {total} chips of {len(held)} players: stuck"
+            )
+
+
+def _leases(data: AuditData) -> dict[str, Any]:
+    return {r.name: r for r in data.conn.execute(sa.select(table_leases))}
+
+
+def check_leases(data: AuditData) -> Iterator[str]:
+    escrows = _escrows(data)
+    now = round(time.time() * 1000)
+    for name, lease in sorted(_leases(data).items()):
+        held = escrows.get(name)
+        if lease.expires_ms <= now and held:
+            when = datetime.fromtimestamp(lease.expires_ms / 1000, UTC).isoformat(
+                timespec="seconds"
+            )
+            yield (
+                f"table {name}: its process {lease.owner} let its lease expire at {when} and"
+                f" no process took it over, but its escrow holds {sum(held.values())} chips of"
+                f" {len(held)} players: stuck"
             )
 
 

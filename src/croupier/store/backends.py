@@ -48,8 +48,11 @@ class Backend(Protocol):
         """The SQLAlchemy URL with the driver this adapter uses."""
         ...
 
-    def create_engine(self, url: str) -> Engine:
-        """A configured engine for ``url``."""
+    def create_engine(self, url: str, *, idle_in_transaction: float | None = None) -> Engine:
+        """A configured engine for ``url``. ``idle_in_transaction``: seconds after which
+        the server ends a session left idle inside a transaction (its locks released), on
+        the databases that can (PostgreSQL): a frozen process must not keep the lease rows
+        another process needs to take its tables over (store/leases.py)."""
         ...
 
     def lock(self, stmt: sa.Select[Any]) -> sa.Select[Any]:
@@ -75,7 +78,9 @@ class SqliteBackend:
     def driver_url(self, url: str) -> str:
         return url
 
-    def create_engine(self, url: str) -> Engine:
+    def create_engine(self, url: str, *, idle_in_transaction: float | None = None) -> Engine:
+        # one process holds SQLite's write lock at a time: a frozen one is not a concern of
+        # the lease rows more than of any other write
         memory = url in ("sqlite://", "sqlite:///:memory:")
         if memory:
             engine = sa.create_engine(
@@ -129,9 +134,17 @@ class PostgresBackend:
             scheme = "postgresql+psycopg"
         return f"{scheme}{sep}{rest}"
 
-    def create_engine(self, url: str) -> Engine:
+    def create_engine(self, url: str, *, idle_in_transaction: float | None = None) -> Engine:
+        args = {}
+        if idle_in_transaction is not None:
+            ms = max(1, round(idle_in_transaction * 1000))
+            args["options"] = f"-c idle_in_transaction_session_timeout={ms}"
         return sa.create_engine(
-            self.driver_url(url), pool_size=8, max_overflow=16, pool_pre_ping=True
+            self.driver_url(url),
+            pool_size=8,
+            max_overflow=16,
+            pool_pre_ping=True,
+            connect_args=args,
         )
 
     def lock(self, stmt: sa.Select[Any]) -> sa.Select[Any]:

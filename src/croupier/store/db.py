@@ -77,10 +77,12 @@ class Database:
     retries: int = 8
 
     @classmethod
-    def open(cls, url: str) -> Database:
-        """Connect to ``url`` (nothing is created until :meth:`migrate`)."""
+    def open(cls, url: str, *, idle_in_transaction: float | None = None) -> Database:
+        """Connect to ``url`` (nothing is created until :meth:`migrate`);
+        ``idle_in_transaction``: see :meth:`Backend.create_engine`."""
         backend = backend_for(url)
-        return cls(url=url, backend=backend, engine=backend.create_engine(url))
+        engine = backend.create_engine(url, idle_in_transaction=idle_in_transaction)
+        return cls(url=url, backend=backend, engine=engine)
 
     def run(self, work: Callable[[sa.Connection], T]) -> T:
         """Run ``work`` in one transaction (retried on lock timeouts and deadlocks).

@@ -34,6 +34,7 @@ import sqlalchemy as sa
 
 from croupier.store.db import Clock, Database, now_ms
 from croupier.store.errors import NotFoundError, StoreError
+from croupier.store.leases import Fence
 from croupier.store.ledger import (
     HOUSE_LEVY,
     HOUSE_RAKE,
@@ -110,18 +111,31 @@ class SqlJournal:
         *,
         ledger: Ledger | None = None,
         user_of: Callable[[str], int] = user_id_of,
+        fence: Fence | None = None,
     ) -> None:
         self._db = db
         self._clock = clock
         self._ledger = ledger
         self._user_of = user_of
+        self._fence = fence
+        """The leases of this process (store/leases.py): a table it leased is written
+        only while it still holds the lease, checked in each write's transaction."""
+
+    def _fenced(self, conn: sa.Connection, table_id: str) -> None:
+        if self._fence is not None:
+            self._fence.check(conn, table_id, self._db.backend)
 
     def append(self, table_id: str, record: Record) -> None:
         """Write ``record`` durably (and settle or void the hand it closes)."""
         if not isinstance(table_id, str) or not 0 < len(table_id) <= 100:
             raise StoreError("invalid_table_id", "a table id is 1 to 100 characters")
         kind, body = encode_record(record)
-        self._db.run(lambda conn: self._append(conn, table_id, record, kind, body))
+
+        def work(conn: sa.Connection) -> None:
+            self._fenced(conn, table_id)
+            self._append(conn, table_id, record, kind, body)
+
+        self._db.run(work)
 
     def append_many(self, items: Sequence[tuple[str, Record]]) -> None:
         """Write several tables' records in one transaction (one commit, one fsync): the
@@ -134,6 +148,8 @@ class SqlJournal:
             encoded.append((table_id, record, *encode_record(record)))
 
         def work(conn: sa.Connection) -> None:
+            for table_id in dict.fromkeys(t for t, *_ in encoded):
+                self._fenced(conn, table_id)
             for table_id, record, kind, body in encoded:
                 self._append(conn, table_id, record, kind, body)
 

@@ -51,6 +51,7 @@ from croupier.store.errors import (
     InsufficientFundsError,
     InvalidTransferError,
 )
+from croupier.store.leases import Fence
 from croupier.store.schema import entries, ledger_accounts, transfers
 
 __all__ = [
@@ -280,9 +281,12 @@ def _validate(kind: str, key: str, legs: Sequence[Leg]) -> None:
 class Ledger:
     """Transfers and balances on a :class:`~croupier.store.db.Database`."""
 
-    def __init__(self, db: Database, clock: Clock) -> None:
+    def __init__(self, db: Database, clock: Clock, *, fence: Fence | None = None) -> None:
         self._db = db
         self._clock = clock
+        self._fence = fence
+        """The leases of this process (store/leases.py): a buy-in or a cash-out at a table
+        it leased moves chips only while it still holds the lease."""
 
     # -- the core ---------------------------------------------------------------------
 
@@ -458,12 +462,27 @@ class Ledger:
         """Chips from a player's balance to their escrow at a table (buy-in, reload)."""
         _check_amount(amount)
         legs = [Leg(user_account(user_id), -amount), Leg(escrow_account(table_id, user_id), amount)]
-        return self.transfer("buy_in", key, legs, {"table": table_id})
+        return self._table_transfer(table_id, "buy_in", key, legs)
 
     def cash_out(self, table_id: str, user_id: int, amount: int, *, key: str) -> Transfer:
         """Chips from a player's table escrow back to their balance (cash-out, leaving)."""
         legs = cash_out_legs(table_id, user_id, amount)
-        return self.transfer("cash_out", key, legs, {"table": table_id})
+        return self._table_transfer(table_id, "cash_out", key, legs)
+
+    def _table_transfer(self, table_id: str, kind: str, key: str, legs: Sequence[Leg]) -> Transfer:
+        fence = self._fence
+        if fence is None or fence.epoch(table_id) is None:
+            return self.transfer(kind, key, legs, {"table": table_id})
+        _validate(kind, key, legs)
+
+        def work(conn: sa.Connection) -> Transfer:
+            fence.check(conn, table_id, self._db.backend)
+            return self.transfer_in(conn, kind, key, legs, {"table": table_id})
+
+        try:
+            return self._db.run(work)
+        except sa.exc.IntegrityError:  # the same key recorded meanwhile: read it back
+            return self._db.run(work)
 
     def spend_points(self, user_id: int, amount: int, *, key: str, item: str = "") -> Transfer:
         """Points spent in the points shop (R-RAKE-3)."""

@@ -27,6 +27,7 @@ __all__ = [
     "shop_equipped",
     "shop_items",
     "table_journal",
+    "table_leases",
     "tournament_entries",
     "tournaments",
     "transfers",
@@ -267,4 +268,19 @@ account_options = sa.Table(
     sa.Column("user_id", BigId, sa.ForeignKey("users.id"), primary_key=True),
     sa.Column("name", sa.String(32), primary_key=True),
     sa.Column("value", sa.Boolean(), nullable=False),
+)
+
+# Table leases (migration 0007): which server process owns a table, in a room of several
+# processes on one database (store/leases.py). ``epoch`` grows at each change of owner and
+# every journal write checks it (fencing).
+
+table_leases = sa.Table(
+    "table_leases",
+    metadata,
+    sa.Column("name", sa.String(100), primary_key=True),
+    sa.Column("owner", sa.String(100), nullable=False),
+    sa.Column("epoch", sa.BigInteger(), nullable=False),
+    sa.Column("url", sa.String(300), nullable=False),
+    sa.Column("expires_ms", sa.BigInteger(), nullable=False),
+    sa.Column("info", sa.JSON(), nullable=False),
 )

@@ -22,6 +22,7 @@ from croupier.store.bank import LedgerBank
 from croupier.store.boots import ServerBoots
 from croupier.store.db import Clock, Database, default_url
 from croupier.store.journal import SqlJournal
+from croupier.store.leases import Fence, Leases
 from croupier.store.ledger import Ledger
 from croupier.store.options import SqlOptions
 from croupier.store.protections import SqlProtections
@@ -49,6 +50,11 @@ class Store:
     """Server starts and their recovery (R-CRASH-1)."""
     options: SqlOptions
     """Table options per account (four-colour deck, sounds, auto-muck …)."""
+    leases: Leases
+    """Which process owns each table in a room of several processes (store/leases.py)."""
+    fence: Fence
+    """The leases this process holds, checked by every journal write, buy-in and cash-out
+    of their tables (empty in a one-process room: nothing is checked)."""
 
     @property
     def backend(self) -> str:
@@ -88,12 +94,16 @@ def open_store(
     url: str | None = None,
     *,
     clock: Clock = time.time,
+    idle_in_transaction: float | None = None,
 ) -> Store:
-    """Connect to ``url`` (default :func:`~croupier.store.db.default_url`), migrate, wire up."""
-    db = Database.open(url or default_url())
+    """Connect to ``url`` (default :func:`~croupier.store.db.default_url`), migrate, wire up.
+    ``idle_in_transaction``: see :meth:`~croupier.store.backends.Backend.create_engine`
+    (a room of several processes sets it)."""
+    db = Database.open(url or default_url(), idle_in_transaction=idle_in_transaction)
     revision = db.migrate()
-    ledger = Ledger(db, clock)
-    journal = SqlJournal(db, clock, ledger=ledger)
+    fence = Fence()
+    ledger = Ledger(db, clock, fence=fence)
+    journal = SqlJournal(db, clock, ledger=ledger, fence=fence)
     return Store(
         db=db,
         clock=clock,
@@ -105,4 +115,6 @@ def open_store(
         protections=SqlProtections(db, clock),
         boots=ServerBoots(db, clock),
         options=SqlOptions(db),
+        leases=Leases(db, clock),
+        fence=fence,
     )

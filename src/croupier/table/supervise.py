@@ -253,6 +253,17 @@ class MailboxActor(Generic[M, R]):
     async def _crash(self, exc: BaseException, msg: object, fut: asyncio.Future[R | None]) -> bool:
         """Handle a crash; whether the actor goes on."""
         what = type(msg.error if isinstance(msg, Failure) else msg).__name__
+        if getattr(exc, "code", None) == "lease_lost":
+            # Another process of the room took the table over (its journal is theirs now,
+            # server/cluster.py): nothing to restore here, the actor stops.
+            log.warning(
+                "%s %s stops: served by another process now",
+                self.kind,
+                self.table_id,
+                extra={"event": "table_moved", "table": self.table_id},
+            )
+            self._stop(exc, fut)
+            return False
         supervised = self.supervision is not None and self._window is not None
         log.error(
             "%s %s crashed handling %s",

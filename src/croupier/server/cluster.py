@@ -1,0 +1,290 @@
+"""A room served by several processes on one database (issue #16): table leases,
+takeover of a dead process's tables, and where a client finds a table served elsewhere.
+
+Every process of the room has a node name (``CROUPIER_NODE_ID``) and knows the others
+(``CROUPIER_NODES``). The room's catalogue of public tables is split between them by
+rendezvous hashing (:func:`preferred`): a process opens the tables that hash to it, each
+under a lease (:mod:`croupier.store.leases`) it renews every quarter of the lease's
+length. Any table a process opens (a private table, a quick match) is leased the same
+way, so no other process touches its journal while it runs.
+
+**Takeover.** Every quarter of the lease's length, a process reads the leases: one that
+expired (its holder died, froze, or lost the database) is acquired (the epoch grows, so
+the old holder can write nothing more: fencing), and its table is
+
+- opened here if it is one of the room's catalogue tables: restored from its journal by
+  the crash policy (R-CRASH-1: the hand in play voided, every stack back to its owner's
+  account, seats empty), its bots seated again;
+- otherwise closed (a private or quick-match table: the same crash policy, then the lease
+  is given up).
+
+A catalogue table whose preferred process never came up (no lease row at all) is opened
+by another one after ten lease lengths (:data:`START_GRACE`: the room's processes start
+together, not in the same second). A process that finds at renewal that it lost a lease stops serving the
+table at once (:meth:`TableRegistry.forget`), its watchers told ``table_closed`` with
+reason ``moved``.
+
+**Clients.** A process serves its tables' sockets itself (no cross-process hop on an
+action's path). A message naming a table served by another live process is refused with
+``table_elsewhere`` and that process's address (``url``); the lobby lists every table of
+the room, each other process's table with its ``node_url`` (from the summary its holder
+writes in the lease at each renewal).
+
+Room-wide services run on the room's first node only: tournaments, the casino and the
+start-up recovery of tables nobody serves.
+
+>>> preferred("bots-1", ("a", "b")) in ("a", "b")
+True
+>>> sorted({preferred(f"t{i}", ("a", "b")) for i in range(20)})
+['a', 'b']
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import logging
+import time
+import uuid
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING, Any
+
+from croupier.lobby import TableSpec
+from croupier.store.leases import Lease
+from croupier.table.restart import close_table
+
+if TYPE_CHECKING:
+    from croupier.server.app import Services
+
+__all__ = ["Node", "preferred"]
+
+log = logging.getLogger("croupier.server")
+
+START_GRACE = 10
+"""Lease lengths after its start before a process opens a catalogue table that no
+process has leased yet (its preferred node did not come up)."""
+
+
+def preferred(table_id: str, nodes: Sequence[str]) -> str:
+    """The node that serves ``table_id`` when every node is up (rendezvous hashing: a
+    node's going or coming moves only its own share)."""
+    return max(nodes, key=lambda n: hashlib.sha256(f"{n}\0{table_id}".encode()).digest())
+
+
+class Node:
+    """This process's part of the room: its leases, their renewal, takeovers."""
+
+    def __init__(self, sv: Services, *, monotonic: Any = time.monotonic) -> None:
+        settings = sv.settings
+        self.sv = sv
+        self.name = settings.node_id
+        self.nodes = settings.nodes
+        self.owner = f"{self.name}/{uuid.uuid4().hex[:12]}"
+        """The holder's name in the lease rows: one per process start, so a node that
+        restarts is a new holder (its old incarnation's leases expire and are taken over
+        like any other)."""
+        self.url = settings.node_url or f"http://{settings.host}:{settings.port}"
+        self.ttl = settings.lease_seconds
+        self.catalogue: dict[str, TableSpec] = {}
+        self.others: dict[str, Lease] = {}
+        """The live leases of the other processes, as last read."""
+        self.takeovers = 0
+        self._monotonic = monotonic
+        self._started = monotonic()
+        self._taking: dict[str, asyncio.Task[None]] = {}
+        """Takeovers under way, by table."""
+        sv.store.fence.owner = self.owner
+        sv.registry.lease = self.lease
+
+    @property
+    def room(self) -> bool:
+        """Whether this process runs the room-wide services (the first node)."""
+        return self.name == self.nodes[0]
+
+    @property
+    def room_url(self) -> str | None:
+        """The address of the room node when it is another process (``None``: here or
+        not known)."""
+        if self.room:
+            return None
+        return next((lease.url for lease in self.others.values() if lease.info.get("room")), None)
+
+    def mine(self, table_id: str) -> bool:
+        return preferred(table_id, self.nodes) == self.name
+
+    async def lease(self, table_id: str) -> bool:
+        """Take ``table_id``'s lease for this process (the registry asks before opening a
+        table); ``False`` when another live process holds it."""
+        store = self.sv.store
+        lease = await asyncio.to_thread(
+            store.leases.acquire, table_id, self.owner, url=self.url, ttl=self.ttl
+        )
+        if lease is None:
+            return False
+        store.fence.hold(table_id, lease.epoch)
+        return True
+
+    async def open_share(self, specs: Iterable[TableSpec]) -> None:
+        """Open this node's share of the catalogue ``specs`` (the rest is opened by the
+        other nodes, or taken over from them later)."""
+        for spec in specs:
+            self.catalogue[spec.table_id] = spec
+        for table_id, spec in sorted(self.catalogue.items()):
+            if self.mine(table_id):
+                await self._open(spec)
+
+    async def _open(self, spec: TableSpec) -> bool:
+        from croupier.lobby import LobbyError
+
+        try:
+            await self.sv.registry.open(spec)
+        except LobbyError as exc:
+            if exc.code not in ("table_elsewhere", "table_exists"):
+                raise
+            return False
+        return True
+
+    def elsewhere(self, table_id: str) -> str | None:
+        """The address of the live process serving ``table_id`` if it is not this one."""
+        if self.sv.registry.serving(table_id):
+            return None
+        lease = self.others.get(table_id)
+        return lease.url if lease is not None else None
+
+    def remote_tables(self) -> list[dict[str, Any]]:
+        """The lobby rows of the other processes' public tables (their holders' last
+        summaries), each with its ``node_url``."""
+        rows = []
+        for name, lease in sorted(self.others.items()):
+            table = lease.info.get("table")
+            if isinstance(table, dict) and name not in self.sv.registry.tables:
+                rows.append({**table, "node_url": lease.url})
+        return rows
+
+    async def run(self) -> None:
+        """Renew, read, take over: every quarter of the lease's length, until cancelled."""
+        while True:
+            await asyncio.sleep(self.ttl / 4)
+            try:
+                await self.tick()
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("lease round failed", extra={"event": "lease_round_failed"})
+
+    async def tick(self) -> None:
+        """One round: renew this process's leases, stop serving the ones lost, start
+        taking the expired ones over (each in its own task, so a slow restore never
+        delays the next renewal)."""
+        sv, store = self.sv, self.sv.store
+        registry = sv.registry
+        held = store.fence.held()
+        for table_id, epoch in list(held.items()):
+            if not registry.serving(table_id):  # closed here (private idle, given up)
+                await asyncio.to_thread(store.leases.release, table_id, self.owner, epoch)
+                store.fence.drop(table_id)
+                del held[table_id]
+        info = {name: self._info(name) for name in held}
+        lost = await asyncio.to_thread(
+            store.leases.renew, self.owner, held, ttl=self.ttl, info=info
+        )
+        for table_id in sorted(lost):
+            store.fence.lose(table_id)
+        for table_id in sorted(t for t in registry.tables if store.fence.lost(t)):
+            # lost at renewal, or found lost by one of its writes (fenced)
+            log.error(
+                "table %s lost to another process",
+                table_id,
+                extra={"event": "table_lost", "table": table_id, "node": self.name},
+            )
+            await registry.forget(table_id, "moved")
+        rows = await asyncio.to_thread(store.leases.all)
+        now = store.leases.now_ms()
+        self.others = {r.name: r for r in rows if r.owner != self.owner and r.live(now)}
+        for row in rows:
+            if row.owner != self.owner and not row.live(now):
+                self._start_takeover(row.name, row.owner)
+        if self._monotonic() - self._started > START_GRACE * self.ttl:
+            named = {r.name for r in rows}
+            for table_id in sorted(self.catalogue):
+                if table_id not in named and not registry.serving(table_id):
+                    self._start_takeover(table_id, "")  # its node never came up
+
+    def _start_takeover(self, table_id: str, owner: str) -> None:
+        if table_id in self._taking:
+            return
+        task = asyncio.create_task(self._take_over(table_id, owner))
+        self._taking[table_id] = task
+
+        def done(_task: asyncio.Task[None], table_id: str = table_id) -> None:
+            self._taking.pop(table_id, None)
+
+        task.add_done_callback(done)
+
+    async def settled(self) -> None:
+        """Wait for the takeovers under way (tests, shutdown)."""
+        while self._taking:
+            await asyncio.gather(*self._taking.values(), return_exceptions=True)
+
+    def _info(self, table_id: str) -> dict[str, Any]:
+        from croupier.server.wire import plain
+
+        live = self.sv.registry.tables.get(table_id)
+        info: dict[str, Any] = {"node": self.name, "room": self.room}
+        if live is not None and table_id in {s.table_id for s in self.sv.registry.summaries()}:
+            info["table"] = plain(live.summary())
+        return info
+
+    async def _take_over(self, name: str, owner: str) -> None:
+        spec = self.catalogue.get(name)
+        store = self.sv.store
+        started = self._monotonic()
+        try:
+            if spec is not None:
+                if not await self._open(spec):
+                    return
+            else:
+                if not await self.lease(name):
+                    return
+                epoch = store.fence.epoch(name)
+                try:
+                    await asyncio.to_thread(close_table, name, store.journal, store.bank(name))
+                finally:
+                    if epoch is not None:
+                        await asyncio.to_thread(store.leases.release, name, self.owner, epoch)
+                    store.fence.drop(name)
+        except Exception:
+            log.exception(
+                "taking %s over failed", name, extra={"event": "takeover_failed", "table": name}
+            )
+            return
+        self.takeovers += 1
+        log.warning(
+            "table %s taken over from %s",
+            name,
+            owner or "nobody",
+            extra={
+                "event": "table_taken_over",
+                "table": name,
+                "from": owner,
+                "node": self.name,
+                "reopened": spec is not None,
+                "seconds": round(self._monotonic() - started, 3),
+            },
+        )
+
+    def stop_takeovers(self) -> None:
+        """Cancel the takeovers under way (the process is stopping)."""
+        for task in list(self._taking.values()):
+            task.cancel()
+
+    async def close(self) -> None:
+        """Give up every lease this process holds (after its tables stopped), so the
+        other processes take its tables over at once."""
+        self.stop_takeovers()
+        store = self.sv.store
+        for table_id, epoch in store.fence.held().items():
+            with contextlib.suppress(Exception):
+                await asyncio.to_thread(store.leases.release, table_id, self.owner, epoch)
+            store.fence.drop(table_id)

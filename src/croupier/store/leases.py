@@ -1,0 +1,264 @@
+"""Table leases: one owner per table in a room of several server processes (issue #16).
+
+Several processes share the database; each table is served by one of them, the holder of
+its lease row in ``table_leases``. A lease is held for ``ttl`` seconds and renewed by its
+holder well before it expires; a process that dies stops renewing, and another process
+may then take the lease over. Each change of holder adds one to the lease's **epoch**.
+
+**Fencing.** Every write of a table's journal, and every buy-in or cash-out at the table,
+checks in its own transaction that this process still holds the lease at the epoch it
+acquired (:meth:`Fence.check`, called by :class:`~croupier.store.journal.SqlJournal` and
+:class:`~croupier.store.ledger.Ledger`): the row is read locked, so a takeover and a
+write are ordered, and a process that lost its table (a pause longer than the lease, a
+network partition from the database) can write nothing more for it, not a record, not
+a chip. The new holder reads the journal only after taking the lease, so it sees every
+write the old holder made.
+
+>>> from croupier.store.db import Database
+>>> db = Database.open("sqlite://"); _ = db.migrate()
+>>> now = [1000.0]
+>>> leases = Leases(db, clock=lambda: now[0])
+>>> a = leases.acquire("t1", "node-a", url="http://a", ttl=3)
+>>> a.epoch, leases.acquire("t1", "node-b", url="http://b", ttl=3)
+(1, None)
+>>> now[0] += 4  # node-a stopped renewing
+>>> b = leases.acquire("t1", "node-b", url="http://b", ttl=3)
+>>> b.owner, b.epoch, sorted(leases.renew("node-a", {"t1": 1}, ttl=3))
+('node-b', 2, ['t1'])
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import sqlalchemy as sa
+
+from croupier.store.db import Clock, Database, now_ms
+from croupier.store.errors import StoreError
+from croupier.store.schema import table_leases
+
+__all__ = ["Fence", "Lease", "LeaseLostError", "Leases"]
+
+
+class LeaseLostError(StoreError):
+    """This process no longer holds the table's lease: it may write nothing for it."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__("lease_lost", message)
+
+
+@dataclass(frozen=True, slots=True)
+class Lease:
+    """One lease row."""
+
+    name: str
+    owner: str
+    epoch: int
+    url: str
+    expires_ms: int
+    info: Mapping[str, Any] = field(default_factory=dict)
+
+    def live(self, now_ms: int) -> bool:
+        """Held at ``now_ms`` (not expired)."""
+        return self.expires_ms > now_ms
+
+
+def _lease(row: Any) -> Lease:
+    return Lease(
+        row.name, row.owner, int(row.epoch), row.url, int(row.expires_ms), dict(row.info or {})
+    )
+
+
+def _check_name(name: str) -> None:
+    if not isinstance(name, str) or not 0 < len(name) <= 100:
+        raise StoreError("invalid_lease", "a lease name is 1 to 100 characters")
+
+
+class Leases:
+    """The lease rows, on the store's database and clock (wall time, shared by processes)."""
+
+    def __init__(self, db: Database, clock: Clock) -> None:
+        self._db = db
+        self._clock = clock
+
+    def now_ms(self) -> int:
+        return now_ms(self._clock)
+
+    def acquire(
+        self, name: str, owner: str, *, url: str, ttl: float, info: Mapping[str, Any] | None = None
+    ) -> Lease | None:
+        """Take ``name`` for ``owner`` for ``ttl`` seconds: when nobody holds it, when its
+        holder let it expire (the epoch grows by one), or when ``owner`` holds it already
+        (renewed, same epoch). ``None`` when another owner holds it."""
+        _check_name(name)
+        if ttl <= 0:
+            raise StoreError("invalid_lease", "a lease lasts more than 0 seconds")
+
+        def work(conn: sa.Connection) -> Lease | None:
+            now = now_ms(self._clock)
+            expires = now + round(ttl * 1000)
+            row = conn.execute(
+                self._db.backend.lock(sa.select(table_leases).where(table_leases.c.name == name))
+            ).first()
+            body = dict(info or {})
+            if row is None:
+                conn.execute(
+                    table_leases.insert(),
+                    {
+                        "name": name,
+                        "owner": owner,
+                        "epoch": 1,
+                        "url": url,
+                        "expires_ms": expires,
+                        "info": body,
+                    },
+                )
+                return Lease(name, owner, 1, url, expires, body)
+            if row.owner == owner and row.expires_ms > now:
+                epoch = int(row.epoch)
+            elif row.expires_ms <= now:
+                epoch = int(row.epoch) + 1
+            else:
+                return None
+            conn.execute(
+                table_leases.update()
+                .where(table_leases.c.name == name)
+                .values(owner=owner, epoch=epoch, url=url, expires_ms=expires, info=body)
+            )
+            return Lease(name, owner, epoch, url, expires, body)
+
+        return self._db.run(work)
+
+    def renew(
+        self,
+        owner: str,
+        held: Mapping[str, int],
+        *,
+        ttl: float,
+        info: Mapping[str, Mapping[str, Any]] | None = None,
+    ) -> set[str]:
+        """Extend every lease of ``held`` (name → epoch) in one transaction; returns the
+        names ``owner`` no longer holds at that epoch (taken over: lost)."""
+        if not held:
+            return set()
+        infos = info or {}
+
+        def work(conn: sa.Connection) -> set[str]:
+            expires = now_ms(self._clock) + round(ttl * 1000)
+            lost = set()
+            for name, epoch in held.items():
+                values: dict[str, Any] = {"expires_ms": expires}
+                if name in infos:
+                    values["info"] = dict(infos[name])
+                done = conn.execute(
+                    table_leases.update()
+                    .where(
+                        table_leases.c.name == name,
+                        table_leases.c.owner == owner,
+                        table_leases.c.epoch == epoch,
+                    )
+                    .values(**values)
+                )
+                if done.rowcount != 1:
+                    lost.add(name)
+            return lost
+
+        return self._db.run(work)
+
+    def release(self, name: str, owner: str, epoch: int) -> bool:
+        """Give ``name`` up (its row is deleted) if ``owner`` holds it at ``epoch``."""
+
+        def work(conn: sa.Connection) -> bool:
+            done = conn.execute(
+                table_leases.delete().where(
+                    table_leases.c.name == name,
+                    table_leases.c.owner == owner,
+                    table_leases.c.epoch == epoch,
+                )
+            )
+            return bool(done.rowcount == 1)
+
+        return self._db.run(work)
+
+    def all(self) -> list[Lease]:
+        """Every lease row, by name."""
+        stmt = sa.select(table_leases).order_by(table_leases.c.name)
+        return [_lease(r) for r in self._db.run(lambda conn: conn.execute(stmt).all())]
+
+    def get(self, name: str) -> Lease | None:
+        stmt = sa.select(table_leases).where(table_leases.c.name == name)
+        row = self._db.run(lambda conn: conn.execute(stmt).first())
+        return None if row is None else _lease(row)
+
+
+class Fence:
+    """The leases this process holds, checked by every write of their tables.
+
+    A table this process never leased is not checked (a single-process room has no
+    lease at all, and pays nothing for the check). A lease it held and lost stays
+    refused for good: the process's table must not write again, whoever holds it now.
+    Thread-safe: the journal's writer threads and the loop use it at once.
+
+    >>> fence = Fence("node-a")
+    >>> fence.hold("t1", 3); fence.epoch("t1"), fence.epoch("t2")
+    (3, None)
+    >>> fence.lose("t1"); fence.lost("t1")
+    True
+    """
+
+    def __init__(self, owner: str = "") -> None:
+        self.owner = owner
+        self._held: dict[str, int] = {}
+        self._lost: set[str] = set()
+        self._lock = threading.Lock()
+
+    def hold(self, name: str, epoch: int) -> None:
+        with self._lock:
+            self._held[name] = epoch
+            self._lost.discard(name)
+
+    def lose(self, name: str) -> None:
+        with self._lock:
+            self._lost.add(name)
+
+    def drop(self, name: str) -> None:
+        """Forget a lease given up on purpose (released after its table closed)."""
+        with self._lock:
+            self._held.pop(name, None)
+            self._lost.discard(name)
+
+    def epoch(self, name: str) -> int | None:
+        return self._held.get(name)
+
+    def lost(self, name: str) -> bool:
+        return name in self._lost
+
+    def held(self) -> dict[str, int]:
+        """The leases held and not lost (name → epoch)."""
+        with self._lock:
+            return {n: e for n, e in self._held.items() if n not in self._lost}
+
+    def check(self, conn: sa.Connection, table_id: str, backend: Any) -> None:
+        """Raise :class:`LeaseLostError` unless this process may write for ``table_id``
+        in the transaction ``conn`` (its lease row locked until the transaction ends)."""
+        epoch = self._held.get(table_id)
+        if epoch is None:
+            return
+        if table_id in self._lost:
+            raise LeaseLostError(f"this process lost table {table_id!r} to another")
+        row = conn.execute(
+            backend.lock(
+                sa.select(table_leases.c.owner, table_leases.c.epoch).where(
+                    table_leases.c.name == table_id
+                )
+            )
+        ).first()
+        if row is None or row.owner != self.owner or int(row.epoch) != epoch:
+            self.lose(table_id)
+            raise LeaseLostError(
+                f"table {table_id!r} is held by {row.owner if row else 'nobody'}"
+                f" at epoch {row.epoch if row else 0}, not by {self.owner} at epoch {epoch}"
+            )

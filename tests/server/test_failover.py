@@ -1,0 +1,267 @@
+"""A room served by two processes on one database (issue #16, server/cluster.py): the
+tables are split between them under leases; a process killed with SIGKILL has its tables
+taken over by the other within 5 s (R-CRASH-1: the hand in play voided, every stack home)
+with the audit clean; a process frozen past its leases finds them lost when it wakes and
+writes nothing more for those tables (fencing); a client reaches a table from either
+process (``table_elsewhere`` names the one serving it)."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from croupier.server.cluster import preferred
+from croupier.store import open_store
+from croupier.table.journal import HandVoidRecord
+from croupier.table.restart import plan_recovery
+from tests.server.chaos import ServerProcess, register
+from tests.server.live import Client, free_port
+from tests.waiting import wait_until
+
+pytestmark = pytest.mark.slow
+
+NODES = ("a", "b")
+BOT_TABLES = 6
+TABLES = [f"bots-{i}" for i in range(1, BOT_TABLES + 1)]
+LEASE = 2.0
+
+
+def _pair(url: str, tmp_path: Path) -> dict[str, ServerProcess]:
+    ports = {n: free_port() for n in NODES}
+    return {
+        n: ServerProcess(
+            url,
+            tmp_path / f"node-{n}.log",
+            bot_tables=BOT_TABLES,
+            env={
+                "CROUPIER_PORT": str(ports[n]),
+                "CROUPIER_NODE_ID": n,
+                "CROUPIER_NODES": ",".join(NODES),
+                "CROUPIER_NODE_URL": f"http://127.0.0.1:{ports[n]}",
+                "CROUPIER_LEASE_SECONDS": str(LEASE),
+                "CROUPIER_CASINO_TABLES": "0",
+                # hands back to back, at a pace two processes share a SQLite file at
+                "CROUPIER_BOT_DELAY_SECONDS": "0.05",
+                "CROUPIER_BETWEEN_HANDS_SECONDS": "0.05",
+            },
+        )
+        for n in NODES
+    }
+
+
+def _health(server: ServerProcess) -> dict[str, Any]:
+    try:
+        body: dict[str, Any] = httpx.get(f"{server.base}/health", timeout=2).json()
+    except httpx.HTTPError:
+        return {}
+    return body
+
+
+def _holders(url: str) -> dict[str, str]:
+    with open_store(url) as store:
+        now = store.leases.now_ms()
+        return {
+            lease.name: lease.owner.split("/")[0] for lease in store.leases.all() if lease.live(now)
+        }
+
+
+def _audit_clean(url: str) -> None:
+    """The audit balances and every table's escrow is exactly its journal's seat map."""
+    with open_store(url) as store:
+        report = store.audit()
+        assert report.ok, report
+        for tid in TABLES:
+            plan = plan_recovery(store.journal.records(tid))
+            want = {int(s.player_id): s.stack for s in plan.seats if s.stack}
+            assert store.ledger.escrow(tid) == want, tid
+
+
+async def _sit(server: ServerProcess, token: str, table_id: str) -> Client:
+    client = await Client.open(server.ws_url, token)
+    await client.send({"type": "subscribe", "table_id": table_id})
+    info = await client.expect("table_info", table_id=table_id)
+    ack = await client.command(
+        {"type": "sit", "table_id": table_id, "buy_in": info["table"]["buy_in_min"]}
+    )
+    assert ack["accepted"], ack
+    return client
+
+
+def test_a_killed_process_s_tables_are_served_by_the_other_within_5_s(
+    database_url: str, tmp_path: Path
+) -> None:
+    share = {n: [t for t in TABLES if preferred(t, NODES) == n] for n in NODES}
+    assert share["a"] and share["b"], share
+    nodes = _pair(database_url, tmp_path)
+    nodes["a"].start()  # the room node first: it migrates the database
+    nodes["b"].start()
+    try:
+        wait_until(
+            lambda: _holders(database_url) == {t: preferred(t, NODES) for t in TABLES},
+            30,
+            "each table leased by its node",
+        )
+        assert _health(nodes["a"])["tables"] == len(share["a"])
+        assert _health(nodes["b"])["tables"] == len(share["b"])
+        player = register(nodes["a"].base, "failover1")
+        before = _chips(database_url, int(player.pid))
+        table = share["b"][0]
+
+        async def reach_and_sit() -> None:
+            # asked of the wrong process: refused with the address of the right one
+            wrong = await Client.open(nodes["a"].ws_url, player.token)
+            await wrong.send({"type": "subscribe", "table_id": table})
+            refused = await wrong.expect("error")
+            assert refused["code"] == "table_elsewhere", refused
+            assert refused["url"] == nodes["b"].base
+            ack = await wrong.command({"type": "sit", "table_id": table, "buy_in": 100})
+            assert (ack["accepted"], ack["code"], ack["data"]) == (
+                False,
+                "table_elsewhere",
+                {"url": nodes["b"].base},
+            )
+            await wrong.close()
+            client = await _sit(nodes["b"], player.token, table)
+            await client.close()
+
+        asyncio.run(reach_and_sit())
+        assert _chips(database_url, int(player.pid)) < before  # bought in at b
+        wait_until(
+            lambda: _metric(nodes["b"], "croupier_hands_in_play") >= 1, 30, "hands in play at b"
+        )
+        killed = time.monotonic()
+        nodes["b"].kill()
+        wait_until(
+            lambda: _health(nodes["a"]).get("tables") == BOT_TABLES,
+            30,
+            "every table served by a",
+            interval=0.05,
+        )
+        took = time.monotonic() - killed
+        print(f"\nfailover: b's {len(share['b'])} tables served by a {took:.2f} s after SIGKILL")
+        assert took <= 5.0, took
+        wait_until(
+            lambda: _holders(database_url) == dict.fromkeys(TABLES, "a"), 10, "a holds them all"
+        )
+        # R-CRASH-1: the player's stack went home; the hands cut by the kill were voided
+        assert _chips(database_url, int(player.pid)) == before + _net(
+            database_url, table, player.pid
+        )
+        with open_store(database_url) as store:
+            voids = [
+                r
+                for t in share["b"]
+                for r in store.journal.records(t)
+                if isinstance(r, HandVoidRecord) and r.reason == "crash"
+            ]
+            assert voids, "the kill should cut at least one hand"
+
+        async def back_at_a() -> None:  # the client reconnects to a and plays on
+            client = await _sit(nodes["a"], player.token, table)
+            await client.expect("event", table_id=table, timeout=30)
+            await client.close()
+
+        asyncio.run(back_at_a())
+        wait_until(lambda: _settled(nodes["a"]) >= 5, 60, "hands settled at a after the takeover")
+        nodes["a"].proc.send_signal(signal.SIGTERM)  # type: ignore[union-attr]
+        nodes["a"].proc.wait(60)  # type: ignore[union-attr]
+        _audit_clean(database_url)
+    finally:
+        for n in NODES:
+            nodes[n].kill()
+
+
+def test_a_frozen_process_loses_its_tables_and_writes_nothing_more(
+    database_url: str, tmp_path: Path
+) -> None:
+    """SIGSTOP past the lease: the other process takes the tables over (fencing: epoch + 1);
+    at SIGCONT the frozen one finds its leases lost, stops those tables without writing
+    for them (a write would be refused: lease_lost) and the audit stays clean.
+
+    PostgreSQL only: PostgreSQL ends the frozen process's session left idle inside a
+    transaction (``idle_in_transaction_session_timeout``), releasing its locks; a process
+    frozen while it holds SQLite's one write lock stops every write of the room until it
+    wakes or dies (docs/storage.md)."""
+    if database_url.startswith("sqlite"):
+        pytest.skip("SQLite: a frozen writer holds the database's only write lock")
+    nodes = _pair(database_url, tmp_path)
+    nodes["a"].start()
+    nodes["b"].start()
+    proc_b = nodes["b"].proc
+    assert proc_b is not None
+    try:
+        wait_until(lambda: len(_holders(database_url)) == BOT_TABLES, 30, "every table leased")
+        wait_until(lambda: _settled(nodes["b"]) >= 3, 30, "hands settled at b")
+        os.kill(proc_b.pid, signal.SIGSTOP)
+        try:
+            wait_until(
+                lambda: _health(nodes["a"]).get("tables") == BOT_TABLES,
+                30,
+                "a took b's tables over",
+                interval=0.05,
+            )
+        finally:
+            os.kill(proc_b.pid, signal.SIGCONT)
+        wait_until(lambda: _health(nodes["b"]).get("tables") == 0, 30, "b let its tables go")
+        log = nodes["b"].log.read_text()
+        assert "lost to another process" in log
+        wait_until(lambda: _settled(nodes["a"]) >= 10, 60, "a deals on")
+        wait_until(
+            lambda: _holders(database_url) == dict.fromkeys(TABLES, "a"), 10, "a holds them all"
+        )
+        for n in NODES:
+            nodes[n].proc.send_signal(signal.SIGTERM)  # type: ignore[union-attr]
+            nodes[n].proc.wait(60)  # type: ignore[union-attr]
+        _audit_clean(database_url)
+    finally:
+        for n in NODES:
+            nodes[n].kill()
+
+
+def _chips(url: str, uid: int) -> int:
+    with open_store(url) as store:
+        return store.ledger.balances(uid).chips
+
+
+def _net(url: str, table_id: str, pid: str) -> int:
+    """The player's net over the hands settled at ``table_id``."""
+    with open_store(url) as store:
+        return sum(
+            int(net)
+            for outcome in _settled_hands(store, table_id)
+            for player, net in zip(outcome["players"], outcome["nets"], strict=True)
+            if player == pid
+        )
+
+
+def _settled_hands(store: Any, table_id: str) -> list[dict[str, Any]]:
+    import sqlalchemy as sa
+
+    from croupier.store.schema import hands
+
+    stmt = sa.select(hands.c.outcome).where(
+        hands.c.table_id == table_id, hands.c.status == "settled"
+    )
+    return [dict(r.outcome) for r in store.db.run(lambda c: c.execute(stmt).all())]
+
+
+def _metric(server: ServerProcess, name: str) -> int:
+    try:
+        text = httpx.get(f"{server.base}/metrics", timeout=2).text
+    except httpx.HTTPError:
+        return 0
+    for line in text.splitlines():
+        if line.startswith(name + " "):
+            return int(float(line.split()[1]))
+    return 0
+
+
+def _settled(server: ServerProcess) -> int:
+    return _metric(server, "croupier_hands_settled_total")
