@@ -280,11 +280,15 @@ class Node:
             task.cancel()
 
     async def close(self) -> None:
-        """Give up every lease this process holds (after its tables stopped), so the
-        other processes take its tables over at once."""
+        """Give up the leases of this process's catalogue tables (after its tables
+        stopped), so the other processes open them at once. The others (private and
+        quick-match tables) are left to expire: the process that takes them over then
+        sends their stacks home (R-CRASH-1)."""
         self.stop_takeovers()
         store = self.sv.store
         for table_id, epoch in store.fence.held().items():
+            if table_id not in self.catalogue:
+                continue
             with contextlib.suppress(Exception):
                 await asyncio.to_thread(store.leases.release, table_id, self.owner, epoch)
             store.fence.drop(table_id)

@@ -96,7 +96,10 @@ def client_ip(request: Request, services: Services) -> str:
 
 async def health(request: Request) -> Response:
     sv = _sv(request)
-    return JSONResponse({"status": "ok", "tables": len(sv.registry.tables)})
+    body: dict[str, Any] = {"status": "ok", "tables": len(sv.registry.tables)}
+    if sv.node is not None:  # a room of several processes: which one this is
+        body.update(node=sv.node.name, takeovers=sv.node.takeovers)
+    return JSONResponse(body)
 
 
 async def metrics(request: Request) -> Response:
