@@ -102,6 +102,16 @@ export class TableView {
 
   onError(m) {
     if (!this.tableId) return false;
+    if (m.code === "table_elsewhere") {
+      // A room of several processes: the table is served by another one (its address in
+      // m.url). The same page opens there, on this table.
+      const there = nodeUrl(m.url);
+      if (there) {
+        this.ctx.toast(this.ctx.errorText(m.code), {}, "ok");
+        location.assign(`${there}/${location.hash}`);
+        return true;
+      }
+    }
     if (["unknown_table", "bad_code", "spectators_not_allowed", "login_required", "not_subscribed"].includes(m.code)) {
       this.ctx.toast(this.ctx.errorText(m.code));
       return true;
@@ -823,5 +833,15 @@ function markWinning(row, codes) {
   for (const node of row.children) {
     const code = node.dataset ? node.dataset.card : "";
     node.classList.add(codes.has(code) ? "winning" : "not-winning");
+  }
+}
+
+/** An http(s) origin from the server's ``url`` (anything else is refused: null). */
+export function nodeUrl(url) {
+  try {
+    const u = new URL(url);
+    return u.protocol === "http:" || u.protocol === "https:" ? u.origin : null;
+  } catch {
+    return null;
   }
 }
