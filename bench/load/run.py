@@ -30,6 +30,8 @@ from typing import Any
 from bench.load.client import Assignment, worker_main
 from bench.load.stats import Summary, summarize
 
+from croupier.server.cluster import preferred
+
 __all__ = ["Row", "main", "run_step"]
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -61,7 +63,16 @@ class Row:
 
 
 class _Server:
-    def __init__(self, mode: str, db: str, tables: int, tag: str, env: dict[str, str]) -> None:
+    def __init__(
+        self,
+        mode: str,
+        db: str,
+        tables: int,
+        tag: str,
+        env: dict[str, str],
+        node: str = "",
+        nodes: tuple[str, ...] = (),
+    ) -> None:
         self.proc = subprocess.Popen(
             [
                 sys.executable,
@@ -75,6 +86,10 @@ class _Server:
                 str(tables),
                 "--tag",
                 tag,
+                "--node",
+                node,
+                "--nodes",
+                ",".join(nodes),
             ],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
@@ -127,6 +142,22 @@ class _Server:
                         pipe.close()
 
 
+def _combined(reports: list[dict[str, Any]]) -> dict[str, Any]:
+    """The figures of a room of several processes: CPU time and RSS summed, the worst
+    loop lag and GC pause, the longest window."""
+    if len(reports) == 1:
+        return reports[0]
+    return {
+        "wall": max(float(r["wall"]) for r in reports),
+        "cpu": sum(float(r["cpu"]) for r in reports),
+        "rss": sum(int(r["rss"]) for r in reports),
+        "lag_p99": max(float(r["lag_p99"]) for r in reports),
+        "lag_max": max(float(r["lag_max"]) for r in reports),
+        "gc_max": max(float(r["gc_max"]) for r in reports),
+        "gc_full": sum(int(r["gc_full"]) for r in reports),
+    }
+
+
 def _split(items: list[Assignment], n: int) -> list[list[Assignment]]:
     return [items[i::n] for i in range(n) if items[i::n]]
 
@@ -143,27 +174,40 @@ def run_step(
     tag: str,
     delay: float = 1.0,
     profile: Path | None = None,
+    nodes: int = 1,
 ) -> Row:
-    """Measure one server (``croupier`` or ``baseline``) at ``tables`` tables."""
+    """Measure one server (``croupier`` or ``baseline``) at ``tables`` tables; with
+    ``nodes`` > 1, croupier as a room of that many processes on the one database, each
+    client connected to the process that serves its table."""
     env = {**os.environ, "PYTHONPATH": f"{ROOT}{os.pathsep}{os.environ.get('PYTHONPATH', '')}"}
-    server = _Server(mode, db, tables, tag, env)
+    names = tuple(f"n{i + 1}" for i in range(nodes)) if mode == "croupier" and nodes > 1 else ()
+    servers: list[_Server] = []
+    for name in names or ("",):  # one after the other: the first migrates the database
+        servers.append(_Server(mode, db, tables, tag, env, name, names))
+    server = servers[0]
     ctx = mp.get_context("spawn")
-    assignments: list[Assignment] = []
+    by_node: dict[int, list[Assignment]] = {}
     for t in range(tables):
         seats = [(tokens[t * 6 + s], s) for s in range(6)]
-        assignments.append((f"load-{tag}-{t}" if mode == "croupier" else f"base-{t}", seats))
+        table_id = f"load-{tag}-{t}" if mode == "croupier" else f"base-{t}"
+        where = names.index(preferred(table_id, names)) if names else 0
+        by_node.setdefault(where, []).append((table_id, seats))
     pipes, procs = [], []
-    url = f"ws://127.0.0.1:{server.port}/ws"
     setup_timeout = 60.0 + tables * 0.3
     try:
-        for i, part in enumerate(_split(assignments, processes)):
-            parent, child = ctx.Pipe()
-            proc = ctx.Process(
-                target=worker_main, args=(child, url, part, delay, i, setup_timeout), daemon=True
-            )
-            proc.start()
-            pipes.append(parent)
-            procs.append(proc)
+        for where, mine in sorted(by_node.items()):
+            url = f"ws://127.0.0.1:{servers[where].port}/ws"
+            share = max(1, round(processes * len(mine) / tables))
+            for part in _split(mine, share):
+                parent, child = ctx.Pipe()
+                proc = ctx.Process(
+                    target=worker_main,
+                    args=(child, url, part, delay, len(procs), setup_timeout),
+                    daemon=True,
+                )
+                proc.start()
+                pipes.append(parent)
+                procs.append(proc)
         seated = 0
         for p in pipes:
             if not p.poll(setup_timeout + 30):
@@ -173,7 +217,8 @@ def run_step(
             if failed:
                 print(f"  {failed} players failed to sit: {errors}", file=sys.stderr)
         time.sleep(warmup)
-        server.ask("reset")
+        for each in servers:
+            each.ask("reset")
         for p in pipes:
             p.send("start")
         for p in pipes:
@@ -199,7 +244,7 @@ def run_step(
                 stderr=subprocess.DEVNULL,
             )
         time.sleep(window)
-        report = server.ask("report")
+        report = _combined([each.ask("report") for each in servers])
         if spy is not None:
             try:
                 spy.wait(timeout=60)
@@ -221,13 +266,14 @@ def run_step(
             if proc.is_alive():
                 proc.kill()
                 proc.join(timeout=5)
-        server.stop()
+        for each in servers:
+            each.stop()
     samples = [s for st in stats for s in st["samples"]]
     actions = sum(st["actions"] for st in stats)
     wall = max(float(report["wall"]), 1e-9)
     frames = sum(st["frames"] for st in stats)
     return Row(
-        mode=mode,
+        mode=f"{mode} ({len(names)} processes)" if names else mode,
         tables=tables,
         players=tables * 6,
         seated=seated,
@@ -285,6 +331,12 @@ def main(argv: list[str] | None = None) -> list[Row]:
     ap.add_argument("--processes", type=int, default=0, help="client processes (0: by size)")
     ap.add_argument("--db", default="", help="database URL (default: a temporary SQLite file)")
     ap.add_argument("--only", choices=("croupier", "baseline"), default=None)
+    ap.add_argument(
+        "--nodes",
+        type=int,
+        default=1,
+        help="croupier as a room of N processes on the one database (server/cluster.py)",
+    )
     ap.add_argument("--json", type=Path, default=None, help="also write the rows as JSON")
     ap.add_argument(
         "--profile",
@@ -339,6 +391,7 @@ def main(argv: list[str] | None = None) -> list[Row]:
                     warmup=args.warmup,
                     processes=procs,
                     tag=f"s{n}",
+                    nodes=args.nodes,
                     profile=(
                         args.profile.with_name(f"{args.profile.stem}-{tables}.txt")
                         if args.profile is not None and mode == "croupier"

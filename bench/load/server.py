@@ -23,9 +23,12 @@ from bench.load.probe import Probe
 __all__ = ["main"]
 
 
-def _croupier_app(db: str, tables: int, tag: str, probe: Probe) -> Any:
+def _croupier_app(
+    db: str, tables: int, tag: str, probe: Probe, node: str = "", nodes: tuple[str, ...] = ()
+) -> Any:
     from croupier.lobby import TableSpec
     from croupier.server.app import create_app
+    from croupier.server.cluster import preferred
     from croupier.server.settings import Settings
 
     settings = Settings(
@@ -35,6 +38,11 @@ def _croupier_app(db: str, tables: int, tag: str, probe: Probe) -> Any:
         messages_per_second=50.0,
         message_burst=100,
         between_hands_seconds=1.0,
+        casino_tables=0 if node and node != nodes[0] else 1,
+        node_id=node,
+        nodes=nodes,
+        # a saturated loop renews late: the load must not look like a dead process
+        lease_seconds=60.0,
     )
     app = create_app(settings)
     inner = app.router.lifespan_context
@@ -44,7 +52,10 @@ def _croupier_app(db: str, tables: int, tag: str, probe: Probe) -> Any:
         async with inner(a):
             registry = a.state.services.registry
             for i in range(tables):
-                spec = TableSpec(f"load-{tag}-{i}", f"Load {i}", "nlhe", "room", (1, 2), 6)
+                table_id = f"load-{tag}-{i}"
+                if node and preferred(table_id, nodes) != node:
+                    continue  # another process of the room serves it
+                spec = TableSpec(table_id, f"Load {i}", "nlhe", "room", (1, 2), 6)
                 await registry.open(spec)
             if os.environ.get("LOAD_TUNE_GC", "1") == "1":
                 from croupier.server.gctune import tune_gc
@@ -77,11 +88,14 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--db", default="sqlite:///./load.sqlite3")
     ap.add_argument("--tables", type=int, default=10)
     ap.add_argument("--tag", default="t")
+    ap.add_argument("--node", default="", help="this process's node name (a room of several)")
+    ap.add_argument("--nodes", default="", help="every node of the room, comma-separated")
     args = ap.parse_args(argv)
 
     probe = Probe()
+    nodes = tuple(n for n in args.nodes.split(",") if n)
     app = (
-        _croupier_app(args.db, args.tables, args.tag, probe)
+        _croupier_app(args.db, args.tables, args.tag, probe, args.node, nodes)
         if args.mode == "croupier"
         else _baseline_app(probe)
     )
