@@ -46,3 +46,27 @@ def test_a_short_ramp_measures_both_servers(tmp_path, capsys) -> None:  # type: 
     assert cro.frames_per_action > base.frames_per_action
     assert format_row(cro) in out and ratio_line(base, cro) in out
     assert (tmp_path / "rows.json").read_text().count('"mode"') == 2
+
+
+def test_a_room_of_two_processes_is_measured(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
+    """``--nodes 2``: croupier as two processes on one database (server/cluster.py), each
+    serving its share of the tables under leases, each client connected to the process
+    serving its table; the figures are the sum (CPU, RSS) or worst (lag, GC) of both."""
+    rows = main(
+        [
+            "--tables", "10",
+            "--window", "8",
+            "--warmup", "3",
+            "--processes", "2",
+            "--nodes", "2",
+            "--only", "croupier",
+            "--db", f"sqlite:///{tmp_path}/load.sqlite3",
+        ]
+    )  # fmt: skip
+    out = capsys.readouterr().out
+    (row,) = rows
+    assert row.mode == "croupier (2 processes)"
+    assert row.seated == 60, f"{row.seated} of 60 players seated"
+    assert row.latency.count > 0 and row.gaps == 0 and row.refused == 0
+    assert row.cpu_pct > 0 and row.rss_mb > 0
+    assert format_row(row) in out

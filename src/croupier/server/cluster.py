@@ -185,7 +185,8 @@ class Node:
                 await asyncio.to_thread(store.leases.release, table_id, self.owner, epoch)
                 store.fence.drop(table_id)
                 del held[table_id]
-        info = {name: self._info(name) for name in held}
+        public = {s.table_id: s for s in registry.summaries()}  # once: tables can be many
+        info = {name: self._info(name, public) for name in held}
         lost = await asyncio.to_thread(
             store.leases.renew, self.owner, held, ttl=self.ttl, info=info
         )
@@ -227,13 +228,12 @@ class Node:
         while self._taking:
             await asyncio.gather(*self._taking.values(), return_exceptions=True)
 
-    def _info(self, table_id: str) -> dict[str, Any]:
+    def _info(self, table_id: str, public: dict[str, Any]) -> dict[str, Any]:
         from croupier.server.wire import plain
 
-        live = self.sv.registry.tables.get(table_id)
         info: dict[str, Any] = {"node": self.name, "room": self.room}
-        if live is not None and table_id in {s.table_id for s in self.sv.registry.summaries()}:
-            info["table"] = plain(live.summary())
+        if table_id in public:
+            info["table"] = plain(public[table_id])
         return info
 
     async def _take_over(self, name: str, owner: str) -> None:

@@ -76,6 +76,19 @@ function banner(status, detail) {
 // never asks /api/me (and never logs a 401).
 const SESSION_FLAG = "croupier.session";
 
+/** Sent here by another process of the room (a table served here, tableview.js) with
+ *  ``?signed_in=1``: the session cookie came along (cookies are per host, not per port), so
+ *  ask /api/me as the page there did; a wrong hint only costs a 401. */
+function arrivedSignedIn() {
+  const params = new URLSearchParams(location.search);
+  if (!location.search) return;
+  if (params.has("signed_in")) localStorage.setItem(SESSION_FLAG, "1");
+  arrivedToSit = params.has("sit"); // the seat asked for there: the buy-in dialog here
+  window.history.replaceState(null, "", `${location.pathname}${location.hash}`);
+}
+
+let arrivedToSit = false;
+
 async function refreshAccount() {
   if (!localStorage.getItem(SESSION_FLAG)) {
     ctx.account = null;
@@ -262,6 +275,10 @@ function route() {
     show("table");
     const from = table.tableId;
     table.open(decodeURIComponent(arg));
+    if (arrivedToSit) {
+      arrivedToSit = false;
+      table.askSit();
+    }
     hud.render();
     multi.switched(from);
     if (ctx.account) refreshAccount(); // the seats held: the tabs of the other tables
@@ -327,6 +344,7 @@ async function main() {
     renderAccount();
   });
   bindAccount();
+  arrivedSignedIn();
   await refreshAccount();
   await arcade.load();
   startNet();

@@ -108,7 +108,11 @@ export class TableView {
       const there = nodeUrl(m.url);
       if (there) {
         this.ctx.toast(this.ctx.errorText(m.code), {}, "ok");
-        location.assign(`${there}/${location.hash}`);
+        const query = new URLSearchParams();
+        if (this.ctx.account) query.set("signed_in", "1"); // the cookie comes along
+        if (this.wantSit) query.set("sit", "1"); // the player asked for a seat
+        const search = query.toString() ? `?${query}` : "";
+        location.assign(`${there}/${search}${location.hash}`);
         return true;
       }
     }

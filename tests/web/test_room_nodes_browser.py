@@ -1,0 +1,106 @@
+"""A room served by two processes (issue #16, server/cluster.py) as a player sees it in
+the browser: the lobby of either process lists every table of the room; playing at a
+table the other process serves opens the page there, signed in, with the buy-in dialog,
+and the player sits and is dealt in."""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Iterator
+from typing import Any
+
+import httpx
+import pytest
+
+from croupier.lobby import DEFAULT_TABLES
+from croupier.server.cluster import preferred
+from tests.waiting import wait_until
+from tests.web.conftest import Page, Server, _need_chromium, free_port
+from tests.web.flows import exchange, sign_up
+
+pytestmark = pytest.mark.slow
+
+NODES = ("n1", "n2")  # as scripts/room.sh names them
+
+
+class Node(Server):
+    """One process of the room; the second shares the first one's database."""
+
+    def __init__(self, name: str, ports: dict[str, int], shared: Server | None = None) -> None:
+        super().__init__()
+        self.name = name
+        self.port = ports[name]
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.shared = shared
+
+    def env(self) -> dict[str, str]:
+        env = super().env()
+        db = (self.shared or self).dir / "croupier.sqlite3"
+        env.update(
+            CROUPIER_DATABASE_URL=f"sqlite:///{db}",
+            CROUPIER_NODE_ID=self.name,
+            CROUPIER_NODES=",".join(NODES),
+            CROUPIER_NODE_URL=self.base,
+            CROUPIER_LEASE_SECONDS="2",
+        )
+        return env
+
+
+@pytest.fixture
+def room() -> Iterator[dict[str, Node]]:
+    _need_chromium()
+    ports = {n: free_port() for n in NODES}
+    a = Node("n1", ports)
+    b = Node("n2", ports, shared=a)
+    nodes = {"a": a, "b": b}
+    try:
+        a.start()  # the room node first: it migrates the database
+        b.start()
+        yield nodes
+    finally:
+        b.close()
+        a.close()
+
+
+def test_a_table_of_the_other_process_opens_there_and_the_player_sits(
+    room: dict[str, Node], browser_page: Page, artifacts: Any
+) -> None:
+    a, b = room["a"], room["b"]
+    there = sorted(t.table_id for t in DEFAULT_TABLES if preferred(t.table_id, NODES) == b.name)
+    table_id = next(t for t in there if not t.startswith("arcade"))
+    page = browser_page.page
+    sign_up(page, a.base, f"n{secrets.token_hex(3)}")
+    exchange(page, 300)
+    page.click("nav a[data-view=lobby]")
+    # a's lobby lists the room's every public table, b's from the lease b renews
+    wait_until(
+        lambda: (
+            page.eval_on_selector_all("#tables tbody tr", "rs => rs.length") == len(DEFAULT_TABLES)
+        ),
+        30,
+        "every table of the room in a's lobby",
+    )
+    page.screenshot(path=str(artifacts / "room-nodes-lobby.png"))
+    assert httpx.get(f"{a.base}/health").json()["node"] == "n1"
+    page.click(f"#tables tbody tr[data-table='{table_id}'] button.primary")
+    page.wait_for_url(f"{b.base}/#/table/{table_id}", timeout=30000)
+    # signed in at b (the cookie came along) and asked for the buy-in there
+    page.wait_for_function(
+        "window.__croupier.net.welcome && window.__croupier.net.welcome.guest === false"
+    )
+    page.wait_for_selector("#sit-dialog[open]", timeout=30000)
+    page.fill("#sit-amount", "200")
+    page.click("#sit-form button[type=submit]")
+    page.wait_for_selector(".seat.me")
+    assert page.inner_text(".seat.me .chips") == "200"
+    page.screenshot(path=str(artifacts / "room-nodes-table.png"))
+    # a lists b's table with b's address; b serves it and sees the player seated
+    rows = {r["table_id"]: r for r in httpx.get(f"{a.base}/api/tables").json()}
+    assert rows[table_id]["node_url"] == b.base
+
+    def humans_at_b() -> int:
+        row = {r["table_id"]: r for r in httpx.get(f"{b.base}/api/tables").json()}[table_id]
+        assert "node_url" not in row  # b's own table
+        return int(row["players"]) - int(row["bots"])
+
+    wait_until(lambda: humans_at_b() == 1, 30, "the player counted at b's table")
