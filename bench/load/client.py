@@ -63,6 +63,7 @@ class Worker:
         self.pending: dict[str, tuple[float, str, int]] = {}
         self.seq = 0
         self.samples: list[float] = []
+        self._cpu0 = time.process_time()
         self.counters = Counters()
         self.measuring = False
         self.connect_sem = asyncio.Semaphore(64)
@@ -194,6 +195,7 @@ class Worker:
         self.samples = []
         self.counters = Counters()
         self.measuring = True
+        self._cpu0 = time.process_time()
 
     def stop(self) -> dict[str, Any]:
         self.measuring = False
@@ -206,6 +208,7 @@ class Worker:
             "gaps": c.gaps,
             "frames": c.frames,
             "codes": c.codes,
+            "cpu": time.process_time() - self._cpu0,
         }
 
     async def close(self) -> None:

@@ -60,6 +60,9 @@ class Row:
     refused: int
     gaps: int
     frames_per_action: float
+    clients_cpu_pct: float = 0.0
+    """The load generator's own CPU in the window (its client processes, one core = 100 %):
+    it shares the machine's cores with the server under test."""
 
 
 class _Server:
@@ -291,12 +294,13 @@ def run_step(
         refused=sum(st["refused"] for st in stats),
         gaps=sum(st["gaps"] for st in stats),
         frames_per_action=frames / max(actions, 1),
+        clients_cpu_pct=100.0 * sum(float(st.get("cpu", 0.0)) for st in stats) / wall,
     )
 
 
 HEADER = (
     "| tables / players | server | actions/s | p50 | p90 | p99 | p999 | max | CPU % | CPU ms/action "
-    "| RSS MB | loop lag p99/max | GC max (full) | timeouts / refused / gaps |"
+    "| RSS MB | loop lag p99/max | GC max (full) | timeouts / refused / gaps | clients' CPU % |"
 )
 
 
@@ -307,7 +311,7 @@ def format_row(r: Row) -> str:
         + " | ".join(f"{c} ms" for c in lat)
         + f" | {r.cpu_pct:.0f} % | {r.cpu_ms_per_action:.2f} | {r.rss_mb:.0f} | "
         f"{r.lag_p99_ms:.0f} / {r.lag_max_ms:.0f} ms | {r.gc_max_ms:.0f} ms ({r.gc_full}) | "
-        f"{r.timeouts} / {r.refused} / {r.gaps} |"
+        f"{r.timeouts} / {r.refused} / {r.gaps} | {r.clients_cpu_pct:.0f} % |"
     )
 
 
@@ -375,7 +379,7 @@ def main(argv: list[str] | None = None) -> list[Row]:
         base_tokens = [f"base-{i + 1}" for i in range(len(tokens))]
         rows: list[Row] = []
         print(HEADER)
-        print("| " + " | ".join(["---"] * 14) + " |", flush=True)
+        print("| " + " | ".join(["---"] * 15) + " |", flush=True)
         for n, tables in enumerate(steps):
             procs = args.processes or max(1, min(4, math.ceil(tables / 150)))
             pair: dict[str, Row] = {}

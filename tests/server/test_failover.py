@@ -25,7 +25,7 @@ from tests.server.chaos import ServerProcess, register
 from tests.server.live import Client, free_port
 from tests.waiting import wait_until
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.rules("R-CRASH-1")]
 
 NODES = ("a", "b")
 BOT_TABLES = 6
@@ -223,6 +223,26 @@ def test_a_frozen_process_loses_its_tables_and_writes_nothing_more(
     finally:
         for n in NODES:
             nodes[n].kill()
+
+
+def test_a_room_s_settings_must_agree() -> None:
+    """A node must be one of the room's nodes, and a lease last 0.4 to 600 s: anything else
+    stops the start with a code (``croupier serve`` prints it)."""
+    from croupier.server.settings import Settings, SettingsError
+
+    ok = Settings.from_env({"CROUPIER_NODE_ID": "n2", "CROUPIER_NODES": "n1, n2"})
+    assert (ok.node_id, ok.nodes, ok.lease_seconds) == ("n2", ("n1", "n2"), 3.0)
+    for env, code in (
+        ({"CROUPIER_NODE_ID": "n3", "CROUPIER_NODES": "n1,n2"}, "bad_node"),
+        ({"CROUPIER_NODES": "n1,n2"}, "bad_node"),
+        ({"CROUPIER_NODE_ID": "n1"}, "bad_node"),
+        ({"CROUPIER_LEASE_SECONDS": "0.1"}, "bad_delay"),
+        ({"CROUPIER_LEASE_SECONDS": "-3"}, "bad_delay"),
+        ({"CROUPIER_LEASE_SECONDS": "many"}, "bad_setting"),
+    ):
+        with pytest.raises(SettingsError) as err:
+            Settings.from_env(env)
+        assert err.value.code == code, (env, err.value)
 
 
 def _chips(url: str, uid: int) -> int:

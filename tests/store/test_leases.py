@@ -19,6 +19,8 @@ from croupier.table.seating import Seat
 from tests.store.backends import FakeClock
 from tests.store.test_journal import DECK
 
+pytestmark = pytest.mark.rules("R-CRASH-1")
+
 
 def _pair(url: str, clock: FakeClock) -> tuple[Store, Store]:
     """Two processes' stores on one database, each with its own fence."""

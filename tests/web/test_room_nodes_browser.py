@@ -1,7 +1,7 @@
 """A room served by two processes (issue #16, server/cluster.py) as a player sees it in
-the browser: the lobby of either process lists every table of the room; playing at a
-table the other process serves opens the page there, signed in, with the buy-in dialog,
-and the player sits and is dealt in."""
+the browser: the lobby of either process lists every table of the room (R-LOBBY-1);
+playing at a table the other process serves opens the page there, signed in, with the
+buy-in dialog, and the player sits (R-SEAT-1)."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ from tests.waiting import wait_until
 from tests.web.conftest import Page, Server, _need_chromium, free_port
 from tests.web.flows import exchange, sign_up
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.rules("R-LOBBY-1")]
 
 NODES = ("n1", "n2")  # as scripts/room.sh names them
 

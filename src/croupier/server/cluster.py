@@ -50,7 +50,8 @@ import uuid
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from croupier.lobby import TableSpec
+from croupier.lobby import LobbyError, TableSpec
+from croupier.server.wire import plain
 from croupier.store.leases import Lease
 from croupier.table.restart import close_table
 
@@ -102,14 +103,6 @@ class Node:
         """Whether this process runs the room-wide services (the first node)."""
         return self.name == self.nodes[0]
 
-    @property
-    def room_url(self) -> str | None:
-        """The address of the room node when it is another process (``None``: here or
-        not known)."""
-        if self.room:
-            return None
-        return next((lease.url for lease in self.others.values() if lease.info.get("room")), None)
-
     def mine(self, table_id: str) -> bool:
         return preferred(table_id, self.nodes) == self.name
 
@@ -135,8 +128,6 @@ class Node:
                 await self._open(spec)
 
     async def _open(self, spec: TableSpec) -> bool:
-        from croupier.lobby import LobbyError
-
         try:
             await self.sv.registry.open(spec)
         except LobbyError as exc:
@@ -181,7 +172,8 @@ class Node:
         registry = sv.registry
         held = store.fence.held()
         for table_id, epoch in list(held.items()):
-            if not registry.serving(table_id):  # closed here (private idle, given up)
+            if not registry.serving(table_id) and table_id not in self._taking:
+                # closed here (private idle, given up); not one being taken over
                 await asyncio.to_thread(store.leases.release, table_id, self.owner, epoch)
                 store.fence.drop(table_id)
                 del held[table_id]
@@ -229,8 +221,6 @@ class Node:
             await asyncio.gather(*self._taking.values(), return_exceptions=True)
 
     def _info(self, table_id: str, public: dict[str, Any]) -> dict[str, Any]:
-        from croupier.server.wire import plain
-
         info: dict[str, Any] = {"node": self.name, "room": self.room}
         if table_id in public:
             info["table"] = plain(public[table_id])
