@@ -9,18 +9,33 @@ the events arrive already redacted for their audience by the table).
 
 from __future__ import annotations
 
-import json
 from typing import Any
+
+import orjson
 
 from croupier.engine.events import plain
 from croupier.table.events import TableEvent, TableSnapshot
 
-__all__ = ["encoded_event", "event_message", "plain", "snapshot_message"]
+__all__ = ["dumps", "encoded_event", "event_message", "plain", "snapshot_message"]
 
 _ENCODED: dict[tuple[int, str], tuple[TableEvent, float, str]] = {}
 _ENCODED_KEPT = 1024
 _NOW_TOLERANCE = 0.02
 """Seconds within which an encoded frame's ``now`` is reused (one publication)."""
+
+
+def dumps(message: Any) -> str:
+    """A message as compact JSON text (every frame the server sends): orjson, the same
+    text as ``json.dumps(message, separators=(",", ":"), ensure_ascii=False)`` for the
+    values the room sends, about 15 times faster (a tenth of the event loop's time at
+    1,000 tables went to the standard encoder, docs/benchmarks.md).
+
+    >>> dumps({"type": "chat", "text": "bien joué", "seat": 2, "now": 5.0, "cards": ("As", None)})
+    '{"type":"chat","text":"bien joué","seat":2,"now":5.0,"cards":["As",null]}'
+    >>> dumps({3: "a"})
+    '{"3":"a"}'
+    """
+    return orjson.dumps(message, option=orjson.OPT_NON_STR_KEYS).decode()
 
 
 def event_message(table_id: str, event: TableEvent, now: float | None = None) -> dict[str, Any]:
@@ -64,7 +79,7 @@ def encoded_event(table_id: str, event: TableEvent, now: float) -> str:
     hit = _ENCODED.get(key)
     if hit is not None and hit[0] is event and abs(now - hit[1]) < _NOW_TOLERANCE:
         return hit[2]
-    text = json.dumps(event_message(table_id, event, now=now), separators=(",", ":"))
+    text = dumps(event_message(table_id, event, now=now))
     if len(_ENCODED) >= _ENCODED_KEPT:
         del _ENCODED[next(iter(_ENCODED))]
     _ENCODED[key] = (event, now, text)

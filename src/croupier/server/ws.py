@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import secrets
 from dataclasses import asdict
@@ -30,7 +29,7 @@ from croupier.server.casino_ws import casino_cleanup, casino_dispatch
 from croupier.server.protocol import CloseCode, ProtocolError, error, parse_client
 from croupier.server.ratelimit import Bucket
 from croupier.server.security import connection_ip
-from croupier.server.wire import encoded_event, event_message, plain, snapshot_message
+from croupier.server.wire import dumps, encoded_event, event_message, plain, snapshot_message
 from croupier.table import commands as C
 from croupier.table.actor import EventStream
 from croupier.table.chat import CANNED, EMOTES, chat_line
@@ -142,9 +141,7 @@ class WsSession:
                     await self.ws.close(code=item[0], reason=item[1])
                 return
             try:
-                await self.ws.send_text(
-                    item if isinstance(item, str) else json.dumps(item, separators=(",", ":"))
-                )
+                await self.ws.send_text(item if isinstance(item, str) else dumps(item))
             except Exception:
                 return
             self.sv.hub.metrics.frames_out += 1
