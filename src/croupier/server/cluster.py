@@ -231,19 +231,20 @@ class Node:
         store = self.sv.store
         started = self._monotonic()
         try:
+            if not await self.lease(name):
+                return
+            # R-CRASH-1 on a worker thread (the hand voided, every stack home, seats empty;
+            # fenced by the new epoch), so that reopening it below, on the loop, finds
+            # nothing left to recover: the loop serves the other tables meanwhile
+            await asyncio.to_thread(close_table, name, store.journal, store.bank(name))
             if spec is not None:
                 if not await self._open(spec):
                     return
-            else:
-                if not await self.lease(name):
-                    return
+            else:  # not one of the room's tables (private, quick match): closed for good
                 epoch = store.fence.epoch(name)
-                try:
-                    await asyncio.to_thread(close_table, name, store.journal, store.bank(name))
-                finally:
-                    if epoch is not None:
-                        await asyncio.to_thread(store.leases.release, name, self.owner, epoch)
-                    store.fence.drop(name)
+                if epoch is not None:
+                    await asyncio.to_thread(store.leases.release, name, self.owner, epoch)
+                store.fence.drop(name)
         except Exception:
             log.exception(
                 "taking %s over failed", name, extra={"event": "takeover_failed", "table": name}
