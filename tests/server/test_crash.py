@@ -61,7 +61,9 @@ def _settled(port: int) -> int:
     return _metric(port, "croupier_hands_settled_total")
 
 
-def _escrow_matches_journal(url: str, *, killed: bool = False) -> dict[str, object]:
+def escrow_matches_journal(
+    url: str, *, killed: bool = False, tables: list[str] = TABLES
+) -> dict[str, object]:
     """For every table: the ledger escrow equals the journal's seat map — plus, after a
     kill, the buy-ins funded whose seat map was not yet durable (their intents are
     journaled: the restart refunds them); returns the recovery plans."""
@@ -69,7 +71,7 @@ def _escrow_matches_journal(url: str, *, killed: bool = False) -> dict[str, obje
     with open_store(url) as store:
         report = store.audit()
         assert report.ok, report
-        for tid in TABLES:
+        for tid in tables:
             plan = plan_recovery(store.journal.records(tid))
             want = {int(s.player_id): s.stack for s in plan.seats if s.stack}
             held = store.ledger.escrow(tid)
@@ -99,7 +101,7 @@ def test_sigkill_mid_hands_restart_voids_and_refunds(database_url: str, tmp_path
     finally:
         proc.send_signal(signal.SIGKILL)
         proc.wait(30)
-    before = _escrow_matches_journal(database_url, killed=True)
+    before = escrow_matches_journal(database_url, killed=True)
     open_hands = {tid: p.void for tid, p in before.items() if p.void is not None}  # type: ignore[attr-defined]
     assert open_hands, "the kill should cut at least one hand"
 
@@ -112,7 +114,7 @@ def test_sigkill_mid_hands_restart_voids_and_refunds(database_url: str, tmp_path
         # uvicorn re-raises SIGTERM after its graceful shutdown: exit status 0 or -15
         assert proc.wait(60) in (0, -signal.SIGTERM), log.read_text()[-3000:]
     assert "Application shutdown complete" in log.read_text()
-    after = _escrow_matches_journal(database_url)
+    after = escrow_matches_journal(database_url)
     assert after
     with open_store(database_url) as store:
         for tid, start in open_hands.items():

@@ -20,9 +20,9 @@ import pytest
 from croupier.server.cluster import preferred
 from croupier.store import open_store
 from croupier.table.journal import HandVoidRecord
-from croupier.table.restart import plan_recovery
 from tests.server.chaos import ServerProcess, register
 from tests.server.live import Client, free_port
+from tests.server.test_crash import escrow_matches_journal
 from tests.waiting import wait_until
 
 pytestmark = [pytest.mark.slow, pytest.mark.rules("R-CRASH-1")]
@@ -74,13 +74,7 @@ def _holders(url: str) -> dict[str, str]:
 
 def _audit_clean(url: str) -> None:
     """The audit balances and every table's escrow is exactly its journal's seat map."""
-    with open_store(url) as store:
-        report = store.audit()
-        assert report.ok, report
-        for tid in TABLES:
-            plan = plan_recovery(store.journal.records(tid))
-            want = {int(s.player_id): s.stack for s in plan.seats if s.stack}
-            assert store.ledger.escrow(tid) == want, tid
+    escrow_matches_journal(url, tables=TABLES)
 
 
 async def _sit(server: ServerProcess, token: str, table_id: str) -> Client:

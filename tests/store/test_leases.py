@@ -35,6 +35,16 @@ def _fund(store: Store, uid: int, chips: int) -> None:
     store.ledger.buy_chips(uid, chips, key=f"c{uid}")
 
 
+def _seated_under_lease(a: Store) -> None:
+    """Process ``a`` leases table ``t1`` and seats account 1 there with 200 of its 500."""
+    _fund(a, 1, 500)
+    lease = a.leases.acquire("t1", "a/1", url="http://a", ttl=3)
+    assert lease is not None
+    a.fence.hold("t1", lease.epoch)
+    assert a.bank("t1").buy_in("1", 200, "r1")
+    a.journal.append("t1", SeatsRecord((Seat(0, "1", stack=200),), "sit"))
+
+
 def test_one_holder_until_expiry_then_a_new_epoch(tmp_path: Path, clock: FakeClock) -> None:
     a, b = _pair(f"sqlite:///{tmp_path / 'db.sqlite3'}", clock)
     with a, b:
@@ -70,12 +80,7 @@ def test_a_process_that_lost_its_table_writes_nothing_more(url: str, clock: Fake
     ``lease_lost`` after a takeover and change nothing; the new holder's go through."""
     a, b = _pair(url, clock)
     with a, b:
-        _fund(a, 1, 500)
-        lease = a.leases.acquire("t1", "a/1", url="http://a", ttl=3)
-        assert lease is not None
-        a.fence.hold("t1", lease.epoch)
-        assert a.bank("t1").buy_in("1", 200, "r1")
-        a.journal.append("t1", SeatsRecord((Seat(0, "1", stack=200),), "sit"))
+        _seated_under_lease(a)
         seat = Seat(0, "1", "P1", stack=200)
         start = HandStartRecord(
             1, (seat,), (0,), ("1",), (200,), 0, commit_deck(DECK, b"s" * 16), DECK, b"s" * 16
@@ -161,12 +166,7 @@ def test_the_audit_names_a_table_its_process_left_with_chips(
     clock.now = time.time() - 100  # the lease expired 97 s ago (the audit reads the wall)
     a, b = _pair(f"sqlite:///{tmp_path / 'db.sqlite3'}", clock)
     with a, b:
-        _fund(a, 1, 500)
-        lease = a.leases.acquire("t1", "a/1", url="http://a", ttl=3)
-        assert lease is not None
-        a.fence.hold("t1", lease.epoch)
-        assert a.bank("t1").buy_in("1", 200, "r1")
-        a.journal.append("t1", SeatsRecord((Seat(0, "1", stack=200),), "sit"))
+        _seated_under_lease(a)
         report = a.audit()
         stuck = [d for d in report.discrepancies if d.startswith("[leases]")]
         assert len(stuck) == 1 and "t1" in stuck[0] and "a/1" in stuck[0], report
