@@ -81,10 +81,13 @@ const SESSION_FLAG = "croupier.session";
  *  ask /api/me as the page there did; a wrong hint only costs a 401. */
 function arrivedSignedIn() {
   const params = new URLSearchParams(location.search);
-  if (!location.search) return;
+  if (!params.has("signed_in") && !params.has("sit")) return;
   if (params.has("signed_in")) localStorage.setItem(SESSION_FLAG, "1");
   arrivedToSit = params.has("sit"); // the seat asked for there: the buy-in dialog here
-  window.history.replaceState(null, "", `${location.pathname}${location.hash}`);
+  params.delete("signed_in");
+  params.delete("sit");
+  const rest = params.toString() ? `?${params}` : "";
+  window.history.replaceState(null, "", `${location.pathname}${rest}${location.hash}`);
 }
 
 let arrivedToSit = false;
