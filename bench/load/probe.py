@@ -39,6 +39,7 @@ class Probe:
         self._task: asyncio.Task[None] | None = None
         self._cpu0 = time.process_time()
         self._wall0 = time.monotonic()
+        self._rss0 = rss_bytes()
         gc.callbacks.append(self._on_gc)
 
     def _on_gc(self, phase: str, info: dict[str, Any]) -> None:
@@ -62,6 +63,7 @@ class Probe:
         self.gcs = []
         self._cpu0 = time.process_time()
         self._wall0 = time.monotonic()
+        self._rss0 = rss_bytes()
 
     def report(self) -> dict[str, Any]:
         """Figures since the last :meth:`reset` (called from another thread: copies only)."""
@@ -74,6 +76,7 @@ class Probe:
             "wall": wall,
             "cpu": time.process_time() - self._cpu0,
             "rss": rss_bytes(),
+            "rss_start": self._rss0,
             "lag_p99": lags[min(len(lags) - 1, int(0.99 * len(lags)))] if lags else 0.0,
             "lag_max": lags[-1] if lags else 0.0,
             "gc_count": len(gcs),

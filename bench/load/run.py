@@ -60,6 +60,8 @@ class Row:
     refused: int
     gaps: int
     frames_per_action: float
+    rss_start_mb: float = 0.0
+    """RSS when the window began (with ``rss_mb`` at its end: growth over the window)."""
     clients_cpu_pct: float = 0.0
     """The load generator's own CPU in the window (its client processes, one core = 100 %):
     it shares the machine's cores with the server under test."""
@@ -154,6 +156,7 @@ def _combined(reports: list[dict[str, Any]]) -> dict[str, Any]:
         "wall": max(float(r["wall"]) for r in reports),
         "cpu": sum(float(r["cpu"]) for r in reports),
         "rss": sum(int(r["rss"]) for r in reports),
+        "rss_start": sum(int(r.get("rss_start", 0)) for r in reports),
         "lag_p99": max(float(r["lag_p99"]) for r in reports),
         "lag_max": max(float(r["lag_max"]) for r in reports),
         "gc_max": max(float(r["gc_max"]) for r in reports),
@@ -286,6 +289,7 @@ def run_step(
         cpu_pct=100.0 * float(report["cpu"]) / wall,
         cpu_ms_per_action=1000.0 * float(report["cpu"]) / max(actions, 1),
         rss_mb=int(report["rss"]) / 2**20,
+        rss_start_mb=int(report.get("rss_start", 0)) / 2**20,
         lag_p99_ms=1000.0 * float(report["lag_p99"]),
         lag_max_ms=1000.0 * float(report["lag_max"]),
         gc_max_ms=1000.0 * float(report["gc_max"]),
@@ -300,7 +304,7 @@ def run_step(
 
 HEADER = (
     "| tables / players | server | actions/s | p50 | p90 | p99 | p999 | max | CPU % | CPU ms/action "
-    "| RSS MB | loop lag p99/max | GC max (full) | timeouts / refused / gaps | clients' CPU % |"
+    "| RSS MB (window start → end) | loop lag p99/max | GC max (full) | timeouts / refused / gaps | clients' CPU % |"
 )
 
 
@@ -309,7 +313,7 @@ def format_row(r: Row) -> str:
     return (
         f"| {r.tables:,} / {r.players:,} | {r.mode} | {r.actions_per_s:.0f} | "
         + " | ".join(f"{c} ms" for c in lat)
-        + f" | {r.cpu_pct:.0f} % | {r.cpu_ms_per_action:.2f} | {r.rss_mb:.0f} | "
+        + f" | {r.cpu_pct:.0f} % | {r.cpu_ms_per_action:.2f} | {r.rss_start_mb:.0f} → {r.rss_mb:.0f} | "
         f"{r.lag_p99_ms:.0f} / {r.lag_max_ms:.0f} ms | {r.gc_max_ms:.0f} ms ({r.gc_full}) | "
         f"{r.timeouts} / {r.refused} / {r.gaps} | {r.clients_cpu_pct:.0f} % |"
     )
