@@ -127,11 +127,18 @@ def test_a_killed_process_s_tables_are_served_by_the_other_within_5_s(
 
         asyncio.run(reach_and_sit())
         assert _chips(database_url, int(player.pid)) < before  # bought in at b
+        # killed while one of its hands is durably started (group commit: a hand dealt in
+        # memory is journaled a moment later, and one not journaled has nothing to void)
         wait_until(
-            lambda: _metric(nodes["b"], "croupier_hands_in_play") >= 1, 30, "hands in play at b"
+            lambda: _open_hands(database_url, share["b"]),
+            30,
+            "a hand of b's open in the journal",
+            interval=0.1,
         )
         killed = time.monotonic()
         nodes["b"].kill()
+        cut = _open_hands(database_url, share["b"])  # before the takeover (a 2 s lease)
+        assert cut, "the kill should cut at least one hand"
         wait_until(
             lambda: _health(nodes["a"]).get("tables") == BOT_TABLES,
             30,
@@ -148,14 +155,14 @@ def test_a_killed_process_s_tables_are_served_by_the_other_within_5_s(
         assert _chips(database_url, int(player.pid)) == before + _net(
             database_url, table, player.pid
         )
-        with open_store(database_url) as store:
-            voids = [
-                r
-                for t in share["b"]
-                for r in store.journal.records(t)
-                if isinstance(r, HandVoidRecord) and r.reason == "crash"
-            ]
-            assert voids, "the kill should cut at least one hand"
+        with open_store(database_url) as store:  # every hand the kill cut was voided
+            for table_id, hand_no in cut:
+                voids = [
+                    r
+                    for r in store.journal.records(table_id)
+                    if isinstance(r, HandVoidRecord) and r.hand_no == hand_no
+                ]
+                assert [v.reason for v in voids] == ["crash"], (table_id, hand_no)
 
         async def back_at_a() -> None:  # the client reconnects to a and plays on
             client = await _sit(nodes["a"], player.token, table)
@@ -237,6 +244,12 @@ def test_a_room_s_settings_must_agree() -> None:
         with pytest.raises(SettingsError) as err:
             Settings.from_env(env)
         assert err.value.code == code, (env, err.value)
+
+
+def _open_hands(url: str, tables: list[str]) -> list[tuple[str, int]]:
+    """(table, hand) of every hand of ``tables`` started in the journal and not closed."""
+    with open_store(url) as store:
+        return [(t, h) for t, h in store.journal.unsettled() if t in tables]
 
 
 def _chips(url: str, uid: int) -> int:

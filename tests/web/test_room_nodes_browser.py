@@ -85,8 +85,10 @@ def test_a_table_of_the_other_process_opens_there_and_the_player_sits(
     page.click(f"#tables tbody tr[data-table='{table_id}'] button.primary")
     page.wait_for_url(f"{b.base}/#/table/{table_id}", timeout=30000)
     # signed in at b (the cookie came along) and asked for the buy-in there
+    page.wait_for_selector("body[data-ready='1']")
     page.wait_for_function(
-        "window.__croupier.net.welcome && window.__croupier.net.welcome.guest === false"
+        "window.__croupier && window.__croupier.net && window.__croupier.net.welcome"
+        " && window.__croupier.net.welcome.guest === false"
     )
     page.wait_for_selector("#sit-dialog[open]", timeout=30000)
     page.fill("#sit-amount", "200")
