@@ -296,14 +296,25 @@ class Ledger:
         key: str,
         legs: Sequence[Leg],
         memo: Mapping[str, Any] | None = None,
+        *,
+        table: str | None = None,
     ) -> Transfer:
-        """Record a balanced transfer atomically (or return the one recorded under ``key``)."""
+        """Record a balanced transfer atomically (or return the one recorded under ``key``).
+        ``table``: a move at that table, made only while this process holds its lease (if
+        it leased it: store/leases.py), checked in the same transaction."""
         _validate(kind, key, legs)
+        fence = self._fence if table is not None else None
+
+        def work(conn: sa.Connection) -> Transfer:
+            if fence is not None and table is not None:
+                fence.check(conn, table, self._db.backend)
+            return self.transfer_in(conn, kind, key, legs, memo)
+
         try:
-            return self._db.run(lambda conn: self.transfer_in(conn, kind, key, legs, memo))
+            return self._db.run(work)
         except sa.exc.IntegrityError:
             # Another transaction recorded the same key between our check and our insert.
-            return self._db.run(lambda conn: self.transfer_in(conn, kind, key, legs, memo))
+            return self._db.run(work)
 
     def transfer_in(
         self,
@@ -462,27 +473,12 @@ class Ledger:
         """Chips from a player's balance to their escrow at a table (buy-in, reload)."""
         _check_amount(amount)
         legs = [Leg(user_account(user_id), -amount), Leg(escrow_account(table_id, user_id), amount)]
-        return self._table_transfer(table_id, "buy_in", key, legs)
+        return self.transfer("buy_in", key, legs, {"table": table_id}, table=table_id)
 
     def cash_out(self, table_id: str, user_id: int, amount: int, *, key: str) -> Transfer:
         """Chips from a player's table escrow back to their balance (cash-out, leaving)."""
         legs = cash_out_legs(table_id, user_id, amount)
-        return self._table_transfer(table_id, "cash_out", key, legs)
-
-    def _table_transfer(self, table_id: str, kind: str, key: str, legs: Sequence[Leg]) -> Transfer:
-        fence = self._fence
-        if fence is None or fence.epoch(table_id) is None:
-            return self.transfer(kind, key, legs, {"table": table_id})
-        _validate(kind, key, legs)
-
-        def work(conn: sa.Connection) -> Transfer:
-            fence.check(conn, table_id, self._db.backend)
-            return self.transfer_in(conn, kind, key, legs, {"table": table_id})
-
-        try:
-            return self._db.run(work)
-        except sa.exc.IntegrityError:  # the same key recorded meanwhile: read it back
-            return self._db.run(work)
+        return self.transfer("cash_out", key, legs, {"table": table_id}, table=table_id)
 
     def spend_points(self, user_id: int, amount: int, *, key: str, item: str = "") -> Transfer:
         """Points spent in the points shop (R-RAKE-3)."""
