@@ -38,6 +38,13 @@ if [ -f scripts/postgres.sh ] && [ -z "${CROUPIER_TEST_POSTGRES_URL:-}" ]; then
   echo "PostgreSQL at $url"
 fi
 
+if [ -f scripts/redis.sh ] && [ -z "${CROUPIER_TEST_REDIS_URL:-}" ]; then
+  echo "== Redis"
+  url=$(bash scripts/redis.sh) || { echo "could not start Redis" >&2; exit 1; }
+  export CROUPIER_TEST_REDIS_URL="$url"
+  echo "Redis at $url"
+fi
+
 if [ -f scripts/chromium.sh ]; then
   echo "== Chromium (browser tests)"
   bash scripts/chromium.sh >/dev/null || { echo "could not install Chromium" >&2; exit 1; }

@@ -33,7 +33,7 @@ TABLES = [f"bots-{i}" for i in range(1, BOT_TABLES + 1)]
 LEASE = 2.0
 
 
-def _pair(url: str, tmp_path: Path) -> dict[str, ServerProcess]:
+def _pair(url: str, tmp_path: Path, redis_env: dict[str, str]) -> dict[str, ServerProcess]:
     ports = {n: free_port() for n in NODES}
     return {
         n: ServerProcess(
@@ -41,6 +41,7 @@ def _pair(url: str, tmp_path: Path) -> dict[str, ServerProcess]:
             tmp_path / f"node-{n}.log",
             bot_tables=BOT_TABLES,
             env={
+                **redis_env,  # the room's Redis too, as deployed (server/bus.py)
                 "CROUPIER_PORT": str(ports[n]),
                 "CROUPIER_NODE_ID": n,
                 "CROUPIER_NODES": ",".join(NODES),
@@ -89,11 +90,11 @@ async def _sit(server: ServerProcess, token: str, table_id: str) -> Client:
 
 
 def test_a_killed_process_s_tables_are_served_by_the_other_within_5_s(
-    database_url: str, tmp_path: Path
+    database_url: str, tmp_path: Path, redis_env: dict[str, str]
 ) -> None:
     share = {n: [t for t in TABLES if preferred(t, NODES) == n] for n in NODES}
     assert share["a"] and share["b"], share
-    nodes = _pair(database_url, tmp_path)
+    nodes = _pair(database_url, tmp_path, redis_env)
     nodes["a"].start()  # the room node first: it migrates the database
     nodes["b"].start()
     try:
@@ -180,7 +181,7 @@ def test_a_killed_process_s_tables_are_served_by_the_other_within_5_s(
 
 
 def test_a_frozen_process_loses_its_tables_and_writes_nothing_more(
-    database_url: str, tmp_path: Path
+    database_url: str, tmp_path: Path, redis_env: dict[str, str]
 ) -> None:
     """SIGSTOP past the lease: the other process takes the tables over (fencing: epoch + 1);
     at SIGCONT the frozen one finds its leases lost, stops those tables without writing
@@ -192,7 +193,7 @@ def test_a_frozen_process_loses_its_tables_and_writes_nothing_more(
     wakes or dies (docs/storage.md)."""
     if database_url.startswith("sqlite"):
         pytest.skip("SQLite: a frozen writer holds the database's only write lock")
-    nodes = _pair(database_url, tmp_path)
+    nodes = _pair(database_url, tmp_path, redis_env)
     nodes["a"].start()
     nodes["b"].start()
     proc_b = nodes["b"].proc

@@ -26,9 +26,16 @@ NODES = ("n1", "n2")  # as scripts/room.sh names them
 class Node(Server):
     """One process of the room; the second shares the first one's database."""
 
-    def __init__(self, name: str, ports: dict[str, int], shared: Server | None = None) -> None:
+    def __init__(
+        self,
+        name: str,
+        ports: dict[str, int],
+        shared: Server | None = None,
+        extra: dict[str, str] | None = None,
+    ) -> None:
         super().__init__()
         self.name = name
+        self.extra = extra or {}
         self.port = ports[name]
         self.base = f"http://127.0.0.1:{self.port}"
         self.shared = shared
@@ -43,15 +50,15 @@ class Node(Server):
             CROUPIER_NODE_URL=self.base,
             CROUPIER_LEASE_SECONDS="2",
         )
+        env.update(self.extra)
         return env
 
 
-@pytest.fixture
-def room() -> Iterator[dict[str, Node]]:
+def _room(extra: dict[str, str] | None = None) -> Iterator[dict[str, Node]]:
     _need_chromium()
     ports = {n: free_port() for n in NODES}
-    a = Node("n1", ports)
-    b = Node("n2", ports, shared=a)
+    a = Node("n1", ports, extra=extra)
+    b = Node("n2", ports, shared=a, extra=extra)
     nodes = {"a": a, "b": b}
     try:
         a.start()  # the room node first: it migrates the database
@@ -60,6 +67,17 @@ def room() -> Iterator[dict[str, Node]]:
     finally:
         b.close()
         a.close()
+
+
+@pytest.fixture
+def room() -> Iterator[dict[str, Node]]:
+    yield from _room()
+
+
+@pytest.fixture
+def room_redis(redis_env: dict[str, str]) -> Iterator[dict[str, Node]]:
+    """The same room with Redis shared by its processes (server/bus.py)."""
+    yield from _room(redis_env)
 
 
 def test_a_table_of_the_other_process_opens_there_and_the_player_sits(
@@ -106,3 +124,47 @@ def test_a_table_of_the_other_process_opens_there_and_the_player_sits(
         return int(row["players"]) - int(row["bots"])
 
     wait_until(lambda: humans_at_b() == 1, 30, "the player counted at b's table")
+
+
+def test_with_redis_a_table_of_the_other_process_is_watched_and_chatted_at_from_here(
+    room_redis: dict[str, Node], browser_page: Page, artifacts: Any
+) -> None:
+    """With the room's Redis, watching (and chatting at) a table the other process serves
+    happens from the page the player is on; taking a seat opens the page there (the
+    cards are dealt there)."""
+    a, b = room_redis["a"], room_redis["b"]
+    there = sorted(t.table_id for t in DEFAULT_TABLES if preferred(t.table_id, NODES) == b.name)
+    table_id = next(t for t in there if t.startswith("nlhe") or t.startswith("plo"))
+    page = browser_page.page
+    name = f"w{secrets.token_hex(3)}"
+    sign_up(page, a.base, name)
+    exchange(page, 300)
+    page.click("nav a[data-view=lobby]")
+    row = f"#tables tbody tr[data-table='{table_id}']"
+    page.wait_for_selector(row, timeout=30000)
+    page.click(f"{row} button:not(.primary)")  # watch
+    page.wait_for_selector(".seat .name", timeout=30000)
+    assert page.url.startswith(a.base), page.url  # relayed through Redis: no redirect
+    page.fill("#chat-text", "bonjour de n1")
+    page.click("#chat-form button[type=submit]")
+    page.wait_for_function(
+        "[...document.querySelectorAll('#chat-lines li')].some("
+        "li => li.textContent.includes('bonjour de n1'))",
+        timeout=15000,
+    )
+    page.set_viewport_size({"width": 1366, "height": 768})
+    page.screenshot(path=str(artifacts / "room-redis-watch.png"))
+    assert page.url.startswith(a.base), page.url
+    page.click("#t-sit")
+    page.wait_for_url(f"{b.base}/**", timeout=30000)
+    page.wait_for_selector("#sit-dialog[open]", timeout=30000)
+    page.fill("#sit-amount", "200")
+    page.click("#sit-form button[type=submit]")
+    page.wait_for_selector(".seat.me")
+    wait_until(
+        lambda: (
+            {h["online"] for h in (httpx.get(f"{n.base}/health").json() for n in (a, b))} == {1}
+        ),
+        15,
+        "one account online in the whole room",
+    )

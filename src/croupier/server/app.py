@@ -45,6 +45,7 @@ from croupier.server.arcade import (
     push_queue_status,
     quick_match_spec,
 )
+from croupier.server.bus import Bus
 from croupier.server.casino_ws import CasinoRoom, open_casino
 from croupier.server.cluster import Node
 from croupier.server.http import routes
@@ -94,6 +95,13 @@ class Services:
     node: Node | None = None
     """This process's part of a room served by several processes (server/cluster.py);
     ``None``: the room is this process."""
+    bus: Bus | None = None
+    """The room's Redis, shared with its other processes (server/bus.py); ``None``: no
+    Redis (each process serves its own sockets only)."""
+
+    def online(self) -> int:
+        """Accounts connected to the room: every process's, through Redis, else this one's."""
+        return self.bus.online if self.bus is not None else len(self.hub.by_account)
 
     def now(self) -> float:
         return asyncio.get_running_loop().time()
@@ -111,6 +119,7 @@ class Services:
             "tournaments": tournaments,
             "casino": self.casino.summaries() if self.casino is not None else [],
             "arcade_open": arcade_status(self)["open"],
+            "online": self.online(),
         }
 
 
@@ -228,6 +237,10 @@ async def _start(app: Starlette, settings: Settings) -> Services:
         services.casino = await open_casino(services)  # server/casino_ws.py (Bonus)
     if node is not None:
         services.tasks.append(asyncio.create_task(node.run()))
+    if node is not None and settings.redis_url:
+        services.bus = Bus(services, settings.redis_url)
+        await services.bus.start()
+        services.hub.room = services.bus
     services.tasks.append(asyncio.create_task(_lobby_loop(services)))
     services.tasks.append(asyncio.create_task(_match_loop(services)))
     services.tasks.append(asyncio.create_task(IdlePrivateTables(services).run()))
@@ -353,6 +366,8 @@ async def _shutdown(sv: Services) -> None:
     await sv.registry.close()
     if sv.node is not None:  # the other processes take this one's tables over at once
         await sv.node.close()
+    if sv.bus is not None:
+        await sv.bus.close()
     if sv.casino is not None:
         await sv.casino.close()
     if sv.tournaments is not None:

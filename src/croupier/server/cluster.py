@@ -143,6 +143,20 @@ class Node:
         lease = self.others.get(table_id)
         return lease.url if lease is not None else None
 
+    def holder(self, table_id: str) -> str | None:
+        """The node name of the other live process serving ``table_id`` (``None``: this
+        one serves it, or nobody does)."""
+        if self.sv.registry.serving(table_id):
+            return None
+        lease = self.others.get(table_id)
+        node = lease.info.get("node") if lease is not None else None
+        return node if isinstance(node, str) else None
+
+    def url_of(self, table_id: str) -> str | None:
+        """The address of the other live process serving ``table_id``."""
+        lease = self.others.get(table_id)
+        return lease.url if lease is not None else None
+
     def remote_tables(self) -> list[dict[str, Any]]:
         """The lobby rows of the other processes' public tables (their holders' last
         summaries), each with its ``node_url``."""

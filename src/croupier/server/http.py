@@ -99,6 +99,7 @@ async def health(request: Request) -> Response:
     body: dict[str, Any] = {"status": "ok", "tables": len(sv.registry.tables)}
     if sv.node is not None:  # a room of several processes: which one this is
         body.update(node=sv.node.name, takeovers=sv.node.takeovers)
+    body["online"] = sv.online()
     return JSONResponse(body)
 
 

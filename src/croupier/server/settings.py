@@ -126,6 +126,12 @@ class Settings:
     lease_seconds: float = 3.0
     """How long a table's lease lasts without renewal: a dead process's tables are taken
     over within about this (renewed every quarter of it)."""
+    redis_url: str = ""
+    """``redis://host:port/db`` shared by the room's processes (server/bus.py): a table
+    watched from any process, chat across processes, presence (one connection per account
+    in the whole room, who is online). Empty: each process serves only its own sockets."""
+    redis_prefix: str = "croupier"
+    """The prefix of the room's Redis keys and channels (several rooms on one Redis)."""
 
     def __post_init__(self) -> None:
         if not 0 < self.port < 65536:
@@ -146,6 +152,19 @@ class Settings:
             raise SettingsError("bad_node", "CROUPIER_NODES needs CROUPIER_NODE_ID")
         if not 0.4 <= self.lease_seconds <= 600:
             raise SettingsError("bad_delay", "CROUPIER_LEASE_SECONDS must be in 0.4..600")
+        if self.redis_url and not self.node_id:
+            raise SettingsError("bad_node", "CROUPIER_REDIS_URL needs CROUPIER_NODE_ID")
+        if self.redis_url and not self.redis_url.startswith(("redis://", "rediss://", "unix://")):
+            raise SettingsError(
+                "bad_redis", "CROUPIER_REDIS_URL must be redis://, rediss:// or unix://"
+            )
+        if (
+            not self.redis_prefix
+            or not self.redis_prefix.replace("-", "").replace("_", "").isalnum()
+        ):
+            raise SettingsError(
+                "bad_redis", "CROUPIER_REDIS_PREFIX must be letters, digits, - or _"
+            )
         if not self.level_seconds_scale > 0:
             raise SettingsError("bad_delay", "CROUPIER_LEVEL_SECONDS_SCALE must be > 0")
         if not 60 <= self.session_idle_seconds <= self.session_ttl_seconds:

@@ -8,7 +8,6 @@ import asyncio
 import contextlib
 import logging
 import secrets
-from dataclasses import asdict
 from typing import TYPE_CHECKING, Any
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
@@ -19,20 +18,21 @@ from croupier.lobby.access import seat_refusal, watch_refusal
 from croupier.server import protocol as P
 from croupier.server.arcade import (
     dress,
-    known_look,
     prime_looks,
     push_queue_status,
     quick_match_buy_in,
     wants_look,
 )
+from croupier.server.bus import RemoteStream
 from croupier.server.casino_ws import casino_cleanup, casino_dispatch
 from croupier.server.protocol import CloseCode, ProtocolError, error, parse_client
 from croupier.server.ratelimit import Bucket
 from croupier.server.security import connection_ip
+from croupier.server.tablechat import chat_message
 from croupier.server.wire import dumps, encoded_event, event_message, plain, snapshot_message
 from croupier.table import commands as C
 from croupier.table.actor import EventStream
-from croupier.table.chat import CANNED, EMOTES, chat_line
+from croupier.table.chat import CANNED, EMOTES
 from croupier.table.events import TableEvent
 from croupier.table.results import TableError
 
@@ -61,7 +61,7 @@ class WsSession:
         self.guest: Guest | None = None
         self.token_hash: str | None = None
         self.account_id: int | None = None
-        self.streams: dict[str, EventStream] = {}
+        self.streams: dict[str, EventStream | RemoteStream] = {}
         self.out: asyncio.Queue[dict[str, Any] | str | _Close] = asyncio.Queue()
         s = services.settings
         self.bucket = Bucket.full(
@@ -250,9 +250,9 @@ class WsSession:
         elif isinstance(msg, P.Unsubscribe):
             self._unsubscribe(msg.table_id)
         elif isinstance(msg, P.Resync):
-            self._resync(msg.table_id)
+            await self._resync(msg.table_id)
         elif isinstance(msg, P.Chat):
-            self._chat(msg)
+            await self._chat(msg)
         elif isinstance(msg, P.QuickMatch):
             await self._quick_match(msg)
         elif isinstance(msg, P.CreatePrivate):
@@ -382,6 +382,8 @@ class WsSession:
         why = self._may_watch(table_id, msg.code)
         url = self._elsewhere(table_id) if why == "unknown_table" else None
         if url is not None:  # another process of the room serves it (server/cluster.py)
+            if await self._watch_remote(table_id):
+                return
             self.send({**error("table_elsewhere", f"{table_id} is served at {url}"), "url": url})
             return
         if self._guessable(table_id, why):
@@ -423,6 +425,31 @@ class WsSession:
         self.send({"type": "subscribed", "table_id": table_id, "version": live.actor.table.version})
         await self._tell_table(table_id, C.Reconnect)
 
+    async def _watch_remote(self, table_id: str) -> bool:
+        """Watch another process's table from here through the room's Redis
+        (server/bus.py); ``False``: the client must go there (no Redis, no answer, a
+        private table, or a seat of this player's at it)."""
+        bus = self.sv.bus
+        if bus is None:
+            return False
+        if self.account is None and not self.sv.settings.guest_spectators:
+            self.send(error("login_required", f"cannot watch {table_id}: login required"))
+            return True
+        old = self.streams.pop(table_id, None)
+        if old is not None:
+            old.close()
+        why = await bus.watch(self, table_id, self.player_id)
+        if why == "table_elsewhere":
+            return False
+        if why is not None:
+            self.send(error(why, f"cannot watch {table_id}: {why.replace('_', ' ')}"))
+            return True
+        if self.closing:  # the socket went while the other process answered
+            bus.unwatch(self, table_id)
+            return True
+        self.streams[table_id] = RemoteStream(bus, self, table_id)
+        return True
+
     def _unsubscribe(self, table_id: str | None) -> None:
         if table_id is None:
             self.sv.hub.lobby.discard(self)
@@ -432,46 +459,68 @@ class WsSession:
             stream.close()
         self.sv.hub.watchers[table_id].discard(self)
 
-    def _resync(self, table_id: str) -> None:
+    async def _resync(self, table_id: str) -> None:
         if table_id not in self.streams:
             self.send(error("not_subscribed", f"subscribe to {table_id} first"))
+            return
+        if isinstance(self.streams[table_id], RemoteStream):  # a fresh snapshot from there
+            if not await self._watch_remote(table_id):
+                self.streams.pop(table_id, None)
+                url = self._elsewhere(table_id) or ""
+                self.send(
+                    {**error("table_elsewhere", f"{table_id} is served at {url}"), "url": url}
+                )
             return
         live = self.sv.registry.get(table_id)
         table = live.actor.table
         snap = snapshot_message(table_id, table.snapshot(self.player_id), now=table.clock.now())
         self.send(dress(self.sv, snap))
 
-    def _chat(self, msg: P.Chat) -> None:
-        live = self.sv.registry.tables.get(msg.table_id)
-        if live is None or msg.table_id not in self.streams:
+    async def _chat(self, msg: P.Chat) -> None:
+        stream = self.streams.get(msg.table_id)
+        if stream is None or (
+            not isinstance(stream, RemoteStream) and msg.table_id not in self.sv.registry.tables
+        ):
             self._ack(msg.id, msg.table_id, False, "not_subscribed", "watch the table to chat")
             return
         if self.account is None:
             self._ack(msg.id, msg.table_id, False, "login_required", "guests cannot chat")
             return
-        line = chat_line(  # the table's house rules say what may be said (table/chat.py)
-            live.actor.table.config.rules,
+        said = {"name": self.account.name, "account": self.account.id}
+        line = {"text": msg.text, "canned": msg.canned, "emote": msg.emote}
+        if isinstance(stream, RemoteStream) and self.sv.bus is not None:
+            if not self._chat_allowed(msg):
+                return
+            # said where the table runs: its rules there, its watchers everywhere
+            refused = await self.sv.bus.chat(msg.table_id, {**said, **line})
+            if refused is not None:
+                self._ack(msg.id, msg.table_id, False, *refused)
+            else:
+                self._ack(msg.id, msg.table_id, True)
+            return
+        message = chat_message(  # the table's house rules say what may be said (table/chat.py)
+            self.sv,
+            msg.table_id,
+            name=self.account.name,
+            account_id=self.account.id,
             text=msg.text,
             canned=msg.canned,
             emote=msg.emote,
-            max_length=self.sv.settings.chat_max_length,
         )
-        if isinstance(line, TableError):
-            self._ack(msg.id, msg.table_id, False, line.code, str(line))
+        if isinstance(message, TableError):
+            self._ack(msg.id, msg.table_id, False, message.code, str(message))
             return
-        body: dict[str, Any] = {k: v for k, v in asdict(line).items() if v is not None}
-        if line.emote is not None:
-            look = known_look(self.sv, str(self.account.id)) or {}
-            body["emote_set"] = look.get("emotes", "basic")
+        if not self._chat_allowed(msg):
+            return
+        self._ack(msg.id, msg.table_id, True)
+        self.sv.hub.to_table(msg.table_id, message)
+
+    def _chat_allowed(self, msg: P.Chat) -> bool:
+        """Take one line from the connection's chat allowance; else refuse ``msg``."""
         self.chat_bucket, ok = self.chat_bucket.take(self._now())
         if not ok:
             self._ack(msg.id, msg.table_id, False, "rate_limited", "chat is rate limited")
-            return
-        self._ack(msg.id, msg.table_id, True)
-        self.sv.hub.to_table(
-            msg.table_id,
-            {"type": "chat", "table_id": msg.table_id, "from": self.account.name, **body},
-        )
+        return ok
 
     async def _quick_match(self, msg: P.QuickMatch) -> None:
         if self.account is None:

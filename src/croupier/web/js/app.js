@@ -170,7 +170,11 @@ function startNet() {
       lobby.onMatched(m);
     } else if (m.type === "quick_match_status" || m.type === "level_up") arcade.onMessage(m);
     else if (m.type === "look") table.render();
-    else if (m.type === "table_closed") toast("security.table_closed");
+    else if (m.type === "table_closed" && m.reason === "moved") {
+      // served by another process of the room now: subscribe again to find it there
+      if (table.tableId === m.table_id) table.subscribe(false);
+      else if (multi.states.has(m.table_id)) multi.watch(m.table_id);
+    } else if (m.type === "table_closed") toast("security.table_closed");
     else if (m.table_id && ["snapshot", "event", "subscribed", "chat", "table_info"].includes(m.type)) {
       if (!multi.onMessage(m)) table.onMessage(m); // a table in the background, or the one on screen
     }

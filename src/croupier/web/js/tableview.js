@@ -105,22 +105,27 @@ export class TableView {
     if (m.code === "table_elsewhere") {
       // A room of several processes: the table is served by another one (its address in
       // m.url). The same page opens there, on this table.
-      const there = nodeUrl(m.url);
-      if (there) {
-        this.ctx.toast(this.ctx.errorText(m.code), {}, "ok");
-        const query = new URLSearchParams();
-        if (this.ctx.account) query.set("signed_in", "1"); // the cookie comes along
-        if (this.wantSit) query.set("sit", "1"); // the player asked for a seat
-        const search = query.toString() ? `?${query}` : "";
-        location.assign(`${there}/${search}${location.hash}`);
-        return true;
-      }
+      if (this.goThere(m.url)) return true;
     }
     if (["unknown_table", "bad_code", "spectators_not_allowed", "login_required", "not_subscribed"].includes(m.code)) {
       this.ctx.toast(this.ctx.errorText(m.code));
       return true;
     }
     return false;
+  }
+
+  /** Open this page, on this table, at the room's process at ``url`` (a room of several
+   * processes: the table is served there). False if ``url`` is not one to follow. */
+  goThere(url) {
+    const there = nodeUrl(url);
+    if (!there) return false;
+    this.ctx.toast(this.ctx.errorText("table_elsewhere"), {}, "ok");
+    const query = new URLSearchParams();
+    if (this.ctx.account) query.set("signed_in", "1"); // the cookie comes along
+    if (this.wantSit) query.set("sit", "1"); // the player asked for a seat
+    const search = query.toString() ? `?${query}` : "";
+    location.assign(`${there}/${search}${location.hash}`);
+    return true;
   }
 
   onMessage(m) {
@@ -185,6 +190,11 @@ export class TableView {
     }
     const ack = await this.ctx.net.command({ table_id: this.tableId, ...msg });
     if (bar) this.busy = false;
+    if (!ack.accepted && ack.code === "table_elsewhere" && ack.data) {
+      this.wantSit = msg.type === "sit"; // asked there again, with the buy-in dialog
+      if (this.goThere(ack.data.url)) return ack;
+      this.wantSit = false;
+    }
     if (!ack.accepted) {
       this.ctx.toast(this.ctx.errorText(ack.code));
       if (ack.code === "stale_version") this.ctx.net.send({ type: "resync", table_id: this.tableId });
@@ -232,6 +242,13 @@ export class TableView {
     if (!this.live) {
       this.wantSit = true;
       return;
+    }
+    // watched here from another process of the room: seats are taken where it runs
+    const served = this.summary && this.summary.node_url;
+    if (served) {
+      this.wantSit = true;
+      if (this.goThere(served)) return;
+      this.wantSit = false;
     }
     // Arcade tables: "level 6 needed, you are level N" before any buy-in dialog.
     if (this.profile === "arcade" && this.ctx.arcade && this.ctx.arcade.gate()) return;
