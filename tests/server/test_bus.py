@@ -221,3 +221,100 @@ def test_redis_settings_are_checked() -> None:
         with pytest.raises(SettingsError) as err:
             Settings.from_env(env)
         assert err.value.code == code, (env, err.value)
+
+
+def test_redis_going_away_stops_no_table_and_the_room_joins_again(
+    sqlite_url: str, tmp_path: Path, redis_env: dict[str, str]
+) -> None:
+    """A Redis of the test's own, stopped for 5 s and started again empty: the tables play
+    on meanwhile (Redis carries no game state), the relayed watcher gets frames again
+    without subscribing anew (a gap it resyncs, as the client does), and the room's
+    presence count comes back."""
+    import shutil
+    import subprocess
+
+    server = shutil.which("redis-server")
+    if server is None:
+        pytest.skip("redis-server is not installed (bash scripts/redis.sh installs it)")
+    port = free_port()
+
+    def redis_up() -> subprocess.Popen[bytes]:
+        proc = subprocess.Popen(
+            [
+                server,
+                "--port",
+                str(port),
+                "--bind",
+                "127.0.0.1",
+                "--save",
+                "",
+                "--appendonly",
+                "no",
+            ],
+            stdout=subprocess.DEVNULL,
+        )
+        wait_until(lambda: _redis_ping(port), 10, "redis up")
+        return proc
+
+    redis = redis_up()
+    own = {**redis_env, "CROUPIER_REDIS_URL": f"redis://127.0.0.1:{port}/0"}
+    nodes = _pair(sqlite_url, tmp_path, own)
+    nodes["a"].start()
+    nodes["b"].start()
+    table = next(t for t in TABLES if preferred(t, NODES) == "a")
+    try:
+        wait_until(lambda: _health(nodes["b"]).get("tables") == 2, 30, "b serves its share")
+        watcher = register(nodes["a"].base, "busaway")
+
+        async def scenario() -> None:
+            nonlocal redis
+            there = await Client.open(nodes["b"].ws_url, watcher.token)
+            await _watch(there, table)
+            assert await _events(there, table, 2.0)
+            hands = _settled(nodes["a"])
+            redis.terminate()
+            redis.wait(10)
+            await _events(there, table, 5.0)
+            assert _settled(nodes["a"]) > hands  # the table played on without Redis
+            redis = redis_up()  # empty: no subscription, no presence
+            back = await _events(there, table, 6.0)
+            assert len(back) >= 5, "the relay did not come back"
+            await there.send({"type": "resync", "table_id": table})
+            snap = await there.expect("snapshot", table_id=table)
+            after = await _events(there, table, 2.0)
+            assert after and after[0]["version"] > snap["version"]
+            wait_until(
+                lambda: {_health(nodes[n]).get("online") for n in NODES} == {1},
+                10,
+                "presence rebuilt",
+            )
+            await there.close()
+
+        asyncio.run(scenario())
+    finally:
+        for n in NODES:
+            nodes[n].kill()
+        redis.kill()
+        redis.wait(10)
+
+
+def _redis_ping(port: int) -> bool:
+    import socket
+
+    try:
+        with socket.create_connection(("127.0.0.1", port), timeout=0.5) as s:
+            s.sendall(b"PING\r\n")
+            return s.recv(16).startswith(b"+PONG")
+    except OSError:
+        return False
+
+
+def _settled(server: ServerProcess) -> int:
+    try:
+        text = httpx.get(f"{server.base}/metrics", timeout=2).text
+    except httpx.HTTPError:
+        return 0
+    for line in text.splitlines():
+        if line.startswith("croupier_hands_settled_total "):
+            return int(float(line.split()[1]))
+    return 0

@@ -82,6 +82,10 @@ LIMBO_ROUNDS = 20
 (taken over) before its watchers are told it moved (they then find it, or learn it is
 gone)."""
 
+PRESENCE_REFRESH_ROUNDS = 30
+"""Rounds between two full rewrites of this process's presence set (between them, each
+connection adds or removes its account)."""
+
 REQUEST_SECONDS = 2.0
 """How long a request to another process waits for its answer."""
 
@@ -151,6 +155,8 @@ class Bus:
         connection elsewhere closes ours, an older one does not."""
         self.online = 0
         self.published = 0
+        self._fresh = False
+        self._rounds_done = 0
         self._tasks: list[asyncio.Task[None]] = []
 
     # -- names ---------------------------------------------------------------------------
@@ -301,12 +307,11 @@ class Bus:
         op = body.get("op")
         if op == "watch":
             self._answer(body, self._share(body))
-        elif op == "keep":
-            until = self._monotonic() + INTEREST_ROUNDS * self.round
+        elif op == "keep":  # (publishing again what stopped: Redis was away too long)
             for table_id in body.get("tables") or ():
-                shared = self.shared.get(str(table_id))
-                if shared is not None:
-                    shared.until = max(shared.until, until)
+                live = self.sv.registry.tables.get(str(table_id))
+                if live is not None and self._refusal(str(table_id), None) is None:
+                    self._publish_from(str(table_id), live)
         elif op == "chat":
             self._answer(body, self._chat(body))
 
@@ -315,39 +320,53 @@ class Bus:
     def _share(self, body: dict[str, Any]) -> dict[str, Any]:
         """Answer a ``watch``: the row and a spectator snapshot, and publish from now."""
         table_id = str(body.get("table"))
-        registry = self.sv.registry
-        live = registry.tables.get(table_id)
-        if live is None or not registry.serving(table_id) or not live.actor.alive:
-            return {"ok": False, "code": "unknown_table"}
-        table = live.actor.table
         player = body.get("player")
-        seated = any(s.player_id == player for s in table.seats.values())
-        if live.spec.private or seated:  # codes and cards are checked where the table runs
-            return {"ok": False, "code": "table_elsewhere"}
-        if not table.config.rules.spectators:
-            return {"ok": False, "code": "spectators_not_allowed"}
-        until = self._monotonic() + INTEREST_ROUNDS * self.round
-        if table_id not in self.shared:
-            channel = self._table(table_id)
-            clock = table.clock
-
-            def publish(event: TableEvent) -> None:
-                if wants_look(event):
-                    text = dumps(dress(self.sv, event_message(table_id, event, now=clock.now())))
-                else:
-                    text = encoded_event(table_id, event, clock.now())
-                self._send(channel, f"{self.me} {event.version} {text}")
-
-            stream = live.actor.subscribe(None, publish, internal=True)
-            self.shared[table_id] = _Shared(stream, until)
-        else:
-            self.shared[table_id].until = until
+        refused = self._refusal(table_id, player if isinstance(player, str) else None)
+        if refused is not None:
+            return {"ok": False, "code": refused}
+        live = self.sv.registry.get(table_id)
+        table = live.actor.table
+        self._publish_from(table_id, live)
         snap = dress(
             self.sv, snapshot_message(table_id, table.snapshot(None), now=table.clock.now())
         )
         row: dict[str, Any] = plain(live.summary())
         row.update(private=live.spec.private, bot_seats=live.spec.bots)
         return {"ok": True, "version": table.version, "info": row, "snapshot": dumps(snap)}
+
+    def _refusal(self, table_id: str, player: str | None) -> str | None:
+        """Why ``table_id`` is not watched through the bus by ``player`` (``None``: it is)."""
+        registry = self.sv.registry
+        live = registry.tables.get(table_id)
+        if live is None or not registry.serving(table_id) or not live.actor.alive:
+            return "unknown_table"
+        table = live.actor.table
+        seated = player is not None and any(s.player_id == player for s in table.seats.values())
+        if live.spec.private or seated:  # codes and cards are checked where the table runs
+            return "table_elsewhere"
+        if not table.config.rules.spectators:
+            return "spectators_not_allowed"
+        return None
+
+    def _publish_from(self, table_id: str, live: Any) -> None:
+        """Publish ``table_id``'s spectator frames (for :data:`INTEREST_ROUNDS` more rounds)."""
+        until = self._monotonic() + INTEREST_ROUNDS * self.round
+        shared = self.shared.get(table_id)
+        if shared is not None:
+            shared.until = max(shared.until, until)
+            return
+        channel = self._table(table_id)
+        clock = live.actor.table.clock
+
+        def publish(event: TableEvent) -> None:
+            if wants_look(event):
+                text = dumps(dress(self.sv, event_message(table_id, event, now=clock.now())))
+            else:
+                text = encoded_event(table_id, event, clock.now())
+            self._send(channel, f"{self.me} {event.version} {text}")
+
+        stream = live.actor.subscribe(None, publish, internal=True)
+        self.shared[table_id] = _Shared(stream, until)
 
     def to_table(self, table_id: str, message: dict[str, Any]) -> None:
         """A table-wide message said here (chat, a look, the table closing): to the other
@@ -387,7 +406,10 @@ class Bus:
         if node is None:
             return "table_elsewhere"
         relay = self.relays.get(table_id)
-        if relay is None or relay.node != node:
+        if relay is not None and relay.node != node:  # it moved: its watchers find it anew
+            self.moved(table_id)
+            relay = None
+        if relay is None:
             relay = self.relays[table_id] = _Relay(table_id, node)
             try:
                 await self._pubsub.subscribe(self._table(table_id))
@@ -412,6 +434,7 @@ class Bus:
             node, {"op": "watch", "table": table_id, "player": player_id}, answered
         )
         if answer is None or not answer.get("ok") or conn not in relay.conns:
+            relay.conns.pop(conn, None)
             self._drop_if_idle(table_id)
             return "table_elsewhere" if answer is None else str(answer.get("code"))
         return None
@@ -426,7 +449,11 @@ class Bus:
         relay = self.relays.get(table_id)
         if relay is not None and not relay.conns:
             del self.relays[table_id]
-            self._later(self._pubsub.unsubscribe(self._table(table_id)))
+            self._later(self._unsubscribe(table_id))
+
+    async def _unsubscribe(self, table_id: str) -> None:
+        if table_id not in self.relays:  # not watched again meanwhile
+            await self._pubsub.unsubscribe(self._table(table_id))
 
     def _frame(self, table_id: str, data: str) -> None:
         relay = self.relays.get(table_id)
@@ -530,12 +557,24 @@ class Bus:
                 del self.shared[table_id]
                 shared.stream.close()
         key = self._presence(self.node.name)
-        async with self.redis.pipeline(transaction=False) as pipe:
-            pipe.expire(key, max(1, int(self.round * 2 * INTEREST_ROUNDS)))
-            for name in self.node.nodes:
-                pipe.scard(self._presence(name))
-            counts = await pipe.execute()
-        self.online = sum(int(c) for c in counts[1:])
+        self._rounds_done += 1
+        try:
+            async with self.redis.pipeline(transaction=True) as pipe:
+                if not self._fresh or self._rounds_done % PRESENCE_REFRESH_ROUNDS == 0:
+                    # the whole set again: after Redis was away (restarted empty), and now
+                    # and then whatever happened
+                    pipe.delete(key)
+                    if self.sv.hub.by_account:
+                        pipe.sadd(key, *self.sv.hub.by_account)
+                pipe.expire(key, max(1, int(self.round * 2 * INTEREST_ROUNDS)))
+                for name in self.node.nodes:
+                    pipe.scard(self._presence(name))
+                counts = await pipe.execute()
+        except Exception:
+            self._fresh = False
+            raise
+        self._fresh = True
+        self.online = sum(int(c) for c in counts[-len(self.node.nodes) :])
 
     def _later(self, job: Any) -> None:
         task = asyncio.ensure_future(job)

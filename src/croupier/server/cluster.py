@@ -169,14 +169,14 @@ class Node:
 
     async def run(self) -> None:
         """Renew, read, take over: every quarter of the lease's length, until cancelled."""
-        while True:
-            await asyncio.sleep(self.ttl / 4)
+        while True:  # the first round at once: the other processes' tables known from the start
             try:
                 await self.tick()
             except asyncio.CancelledError:
                 raise
             except Exception:
                 log.exception("lease round failed", extra={"event": "lease_round_failed"})
+            await asyncio.sleep(self.ttl / 4)
 
     async def tick(self) -> None:
         """One round: renew this process's leases, stop serving the ones lost, start

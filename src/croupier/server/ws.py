@@ -435,10 +435,13 @@ class WsSession:
         if self.account is None and not self.sv.settings.guest_spectators:
             self.send(error("login_required", f"cannot watch {table_id}: login required"))
             return True
-        old = self.streams.pop(table_id, None)
-        if old is not None:
+        old = self.streams.get(table_id)
+        if old is not None and not isinstance(old, RemoteStream):
+            del self.streams[table_id]
             old.close()
-        why = await bus.watch(self, table_id, self.player_id)
+        why = await bus.watch(self, table_id, self.player_id)  # a relay's watcher: anew
+        if why is not None:
+            self.streams.pop(table_id, None)
         if why == "table_elsewhere":
             return False
         if why is not None:
