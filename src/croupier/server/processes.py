@@ -97,13 +97,15 @@ def auto_processes(cores: int) -> int:
     return max(1, min(MAX_AUTO, cores))
 
 
-def resolve(value: str, cores: Callable[[], int] = usable_cores) -> int:
+def resolve(value: str, cores: Callable[[], int] | None = None) -> int:
     """The number of processes ``value`` (a checked ``Settings.processes``) stands for.
 
     >>> resolve("3"), resolve("auto", lambda: 1), resolve("auto", lambda: 12)
     (3, 1, 8)
     """
-    return auto_processes(cores()) if value == "auto" else int(value)
+    if value != "auto":
+        return int(value)
+    return auto_processes((cores or usable_cores)())
 
 
 @dataclass(frozen=True, slots=True)
