@@ -160,7 +160,13 @@ def no_start(monkeypatch: pytest.MonkeyPatch) -> list[Any]:
     monkeypatch.setattr(processes.subprocess, "Popen", popen)
     monkeypatch.setattr(serve_module, "serve", serve)
     monkeypatch.setattr(processes, "supervise", supervise)
-    for key in ("CROUPIER_PROCESSES", "CROUPIER_NODE_ID", "CROUPIER_NODES", "CROUPIER_PORT"):
+    for key in (
+        "CROUPIER_PROCESSES",
+        "CROUPIER_NODE_ID",
+        "CROUPIER_NODES",
+        "CROUPIER_PORT",
+        "CROUPIER_REDIS_URL",
+    ):
         monkeypatch.delenv(key, raising=False)
     return calls
 
@@ -210,6 +216,23 @@ def test_the_command_serves_one_process_or_supervises_n(
         env={"CROUPIER_NODE_ID": "a", "CROUPIER_NODES": "a,b"},
     )
     assert result.exit_code == 2 and "unset CROUPIER_NODE_ID" in result.output
+
+
+def test_redis_is_a_setting_of_the_children_not_of_the_supervisor(no_start: list[Any]) -> None:
+    """``CROUPIER_REDIS_URL`` needs a node name: the supervisor passes it on to its
+    children (each a node); a single process without a node name is refused as before."""
+    runner = CliRunner()
+    redis = {"CROUPIER_REDIS_URL": "redis://127.0.0.1:6379/0"}
+    assert runner.invoke(cli_app, ["serve", "--processes", "2"], env=redis).exit_code == 0
+    assert no_start == [("supervise", 2)]
+    result = runner.invoke(cli_app, ["serve", "--processes", "1"], env=redis)
+    assert result.exit_code == 2 and "CROUPIER_REDIS_URL needs CROUPIER_NODE_ID" in result.output
+    # a child's settings that cannot work are refused before anything starts
+    result = runner.invoke(
+        cli_app, ["serve", "--processes", "2"], env={"CROUPIER_REDIS_URL": "http://nope"}
+    )
+    assert result.exit_code == 2 and "bad_redis" in result.output
+    assert no_start == [("supervise", 2)]
 
 
 # -- the supervisor's bookkeeping on fake children ---------------------------------------

@@ -28,24 +28,23 @@ def register(app: typer.Typer) -> None:
         ] = None,
     ) -> None:
         """Start the server: SQLite file by default, PostgreSQL by URL (CROUPIER_* env)."""
-        from croupier.server.processes import check, resolve
-        from croupier.server.settings import Settings, SettingsError
+        import os
 
+        from croupier.server.processes import configure
+        from croupier.server.settings import SettingsError
+
+        changes = {
+            k: v
+            for k, v in (
+                ("database_url", db),
+                ("host", host),
+                ("port", port),
+                ("processes", processes.strip() if processes is not None else None),
+            )
+            if v is not None
+        }
         try:
-            settings = Settings.from_env()
-            changes = {
-                k: v
-                for k, v in (
-                    ("database_url", db),
-                    ("host", host),
-                    ("port", port),
-                    ("processes", processes.strip() if processes is not None else None),
-                )
-                if v is not None
-            }
-            settings = settings.with_(**changes) if changes else settings
-            n = resolve(settings.processes)
-            check(settings, n)
+            settings, n = configure(os.environ, changes)
         except SettingsError as exc:
             typer.echo(f"error [{exc.code}]: {exc}", err=True)
             raise typer.Exit(2) from None

@@ -63,6 +63,7 @@ __all__ = [
     "backoff",
     "check",
     "child_env",
+    "configure",
     "plan",
     "resolve",
     "supervise",
@@ -157,6 +158,41 @@ def check(settings: Settings, n: int) -> None:
                 "bad_processes",
                 f"CROUPIER_NODE_URL must be http(s)://host[:port], not {settings.node_url!r}",
             )
+
+
+NODE_ONLY = ("CROUPIER_REDIS_URL",)
+"""Settings only a room node may have (they need ``CROUPIER_NODE_ID``): the supervisor,
+which serves nothing, reads its own settings without them and passes them on to its
+children, each of them a node."""
+
+
+def configure(env: Mapping[str, str], changes: Mapping[str, Any]) -> tuple[Settings, int]:
+    """``croupier serve``'s settings (``env`` with the command's options ``changes``) and
+    its number of processes; a :class:`SettingsError` for anything that cannot work,
+    before anything starts. With N > 1 every child's settings are checked too.
+
+    >>> settings, n = configure({"CROUPIER_PROCESSES": "2", "CROUPIER_REDIS_URL": "redis://r"}, {"port": 9000})
+    >>> n, settings.port, settings.redis_url
+    (2, 9000, '')
+    >>> configure({"CROUPIER_REDIS_URL": "redis://r"}, {})
+    Traceback (most recent call last):
+    ...
+    croupier.server.settings.SettingsError: CROUPIER_REDIS_URL needs CROUPIER_NODE_ID
+    """
+
+    def read(source: Mapping[str, str]) -> Settings:
+        settings = Settings.from_env(source)
+        return settings.with_(**changes) if changes else settings
+
+    own = read({k: v for k, v in env.items() if k not in NODE_ONLY})
+    n = resolve(own.processes)
+    if n == 1:
+        return read(env), 1
+    check(own, n)
+    nodes = plan(own, n)
+    for node in nodes:
+        Settings.from_env(child_env(env, own, node, nodes))
+    return own, n
 
 
 def plan(settings: Settings, n: int) -> tuple[NodePlan, ...]:
