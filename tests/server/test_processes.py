@@ -395,9 +395,12 @@ def _gone(pid: int) -> bool:
     return status == "Z"  # dead, not yet reaped
 
 
-def _start(url: str, port: int, log: Path, *args: str) -> subprocess.Popen[bytes]:
+def _start(
+    url: str, port: int, log: Path, *args: str, extra: dict[str, str] | None = None
+) -> subprocess.Popen[bytes]:
     env = {
         **server_env(url, port, BOT_TABLES),
+        **(extra or {}),
         "CROUPIER_LEASE_SECONDS": str(LEASE),
         "CROUPIER_CASINO_TABLES": "0",
         "CROUPIER_BOT_DELAY_SECONDS": "0.05",
@@ -540,3 +543,40 @@ def test_a_node_that_cannot_start_stops_the_room_with_a_clear_error(
     ]
     assert all(_gone(pid) for pid in seen), seen
     assert not _health(port)
+
+
+@pytest.mark.slow
+def test_the_room_s_redis_goes_to_every_node(
+    sqlite_url: str, tmp_path: Path, redis_env: dict[str, str]
+) -> None:
+    """``CROUPIER_REDIS_URL`` is a node's setting: given to the supervisor (which has no
+    node name), it reaches both children, which start as nodes of one room on the bus;
+    SIGTERM stops them, exit 0."""
+    port = _two_ports()
+    log = tmp_path / "supervisor.log"
+    sup = _start(sqlite_url, port, log, extra=redis_env)
+    seen: set[int] = set()
+    try:
+        wait_until(
+            lambda: _health(port).get("node") == "n1" and _health(port + 1).get("node") == "n2",
+            240,
+            "both nodes healthy",
+            interval=0.2,
+        )
+        kids = _children(sup.pid)
+        seen.update(kids.values())
+        for pid in kids.values():
+            env = Path(f"/proc/{pid}/environ").read_bytes().split(b"\0")
+            assert f"CROUPIER_REDIS_URL={redis_env['CROUPIER_REDIS_URL']}".encode() in env
+        wait_until(
+            lambda: sum(_health(p).get("tables", 0) for p in (port, port + 1)) == BOT_TABLES,
+            60,
+            "every table served",
+        )
+        sup.send_signal(signal.SIGTERM)
+        assert sup.wait(60) == 0, log.read_text()[-3000:]
+        assert seen and all(_gone(pid) for pid in seen)
+    finally:
+        if sup.poll() is None:
+            sup.kill()
+            sup.wait(30)
