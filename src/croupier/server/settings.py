@@ -103,6 +103,10 @@ class Settings:
     """Daily UTC windows when the arcade is available, ``"18:00-23:00,…"`` (empty: always;
     see :mod:`croupier.lobby.arcade`)."""
     shutdown_grace_seconds: float = 5.0
+    processes: str = "1"
+    """``croupier serve``'s processes on this machine: ``auto`` (one per usable core, at
+    most 8) or a number in 1..16; more than one makes ``serve`` a supervisor of that many
+    room nodes (:mod:`croupier.server.processes`)."""
     welcome_diamonds: int = 1000
     bot_tables: int = 0
     """Extra bot-only NLHE tables (``bots-1`` …), for load and crash tests."""
@@ -171,6 +175,13 @@ class Settings:
             raise SettingsError(
                 "bad_ttl",
                 "60 <= CROUPIER_SESSION_IDLE_SECONDS <= CROUPIER_SESSION_TTL_SECONDS is needed",
+            )
+        if self.processes != "auto" and not (
+            self.processes.isascii() and self.processes.isdigit() and 1 <= int(self.processes) <= 16
+        ):
+            raise SettingsError(
+                "bad_processes",
+                f"--processes / CROUPIER_PROCESSES must be auto or 1..16, not {self.processes!r}",
             )
         if self.log_format not in ("text", "json"):
             raise SettingsError("bad_log_format", "CROUPIER_LOG_FORMAT must be text or json")
