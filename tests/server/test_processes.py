@@ -22,7 +22,7 @@ from typer.testing import CliRunner
 
 from croupier.cli import app as cli_app
 from croupier.server import processes
-from croupier.server.cluster import preferred
+from croupier.server.cluster import ROOM_LEASE, preferred
 from croupier.server.processes import (
     MAX_AUTO,
     RestartBudget,
@@ -383,7 +383,9 @@ def _holders(url: str) -> dict[str, str]:
     with open_store(url) as store:
         now = store.leases.now_ms()
         return {
-            lease.name: lease.owner.split("/")[0] for lease in store.leases.all() if lease.live(now)
+            lease.name: lease.owner.split("/")[0]
+            for lease in store.leases.all()
+            if lease.live(now) and lease.name != ROOM_LEASE
         }
 
 

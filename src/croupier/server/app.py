@@ -112,12 +112,15 @@ class Services:
 
     def lobby_message(self) -> dict[str, Any]:
         tournaments = self.tournaments.summaries() if self.tournaments is not None else []
+        casino = self.casino.summaries() if self.casino is not None else []
         remote = self.node.remote_tables() if self.node is not None else []
+        if self.node is not None and not self.node.room:  # run by the room node
+            tournaments, casino = self.node.room_rows("tournaments"), self.node.room_rows("casino")
         return {
             "type": "lobby",
             "tables": [plain(s) for s in self.registry.summaries()] + remote,
             "tournaments": tournaments,
-            "casino": self.casino.summaries() if self.casino is not None else [],
+            "casino": casino,
             "arcade_open": arcade_status(self)["open"],
             "online": self.online(),
         }

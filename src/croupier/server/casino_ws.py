@@ -324,6 +324,14 @@ async def casino_dispatch(session: WsSession, raw: str | bytes) -> bool:
         )
         return True
     room: CasinoRoom | None = getattr(session.sv, "casino", None)
+    node = getattr(session.sv, "node", None)
+    if room is None and node is not None and node.room_url:  # run by the room's first process
+        url = node.room_url
+        there = CasinoResult(
+            False, "table_elsewhere", f"the casino is served at {url}", {"url": url}
+        )
+        _ack(session, cid or "-", msg.table_id, there)
+        return True
     actor = None if room is None else await room.actor(msg.table_id)
     if room is None or actor is None:
         _ack(

@@ -58,9 +58,13 @@ from croupier.table.restart import close_table
 if TYPE_CHECKING:
     from croupier.server.app import Services
 
-__all__ = ["Node", "preferred"]
+__all__ = ["ROOM_LEASE", "Node", "preferred"]
 
 log = logging.getLogger("croupier.server")
+
+ROOM_LEASE = "room:services"
+"""The lease the room node holds while it runs the room-wide services; its summary carries
+their lobby rows (tournaments, casino tables) for the other processes' lobbies."""
 
 START_GRACE = 10
 """Lease lengths after its start before a process opens a catalogue table that no
@@ -186,6 +190,8 @@ class Node:
         registry = sv.registry
         held = store.fence.held()
         for table_id, epoch in list(held.items()):
+            if table_id == ROOM_LEASE:
+                continue
             if not registry.serving(table_id) and table_id not in self._taking:
                 # closed here (private idle, given up); not one being taken over
                 await asyncio.to_thread(store.leases.release, table_id, self.owner, epoch)
@@ -198,6 +204,8 @@ class Node:
         )
         for table_id in sorted(lost):
             store.fence.lose(table_id)
+        if store.fence.lost(ROOM_LEASE):  # (frozen past it): taken again below
+            store.fence.drop(ROOM_LEASE)
         for table_id in sorted(t for t in registry.tables if store.fence.lost(t)):
             # lost at renewal, or found lost by one of its writes (fenced)
             log.error(
@@ -210,8 +218,10 @@ class Node:
         now = store.leases.now_ms()
         self.others = {r.name: r for r in rows if r.owner != self.owner and r.live(now)}
         for row in rows:
-            if row.owner != self.owner and not row.live(now):
+            if row.owner != self.owner and not row.live(now) and row.name != ROOM_LEASE:
                 self._start_takeover(row.name, row.owner)
+        if self.room and ROOM_LEASE not in store.fence.held():
+            await self.lease(ROOM_LEASE)  # (at once; after a restart, once the old one expired)
         if self._monotonic() - self._started > START_GRACE * self.ttl:
             named = {r.name for r in rows}
             for table_id in sorted(self.catalogue):
@@ -238,7 +248,26 @@ class Node:
         info: dict[str, Any] = {"node": self.name, "room": self.room}
         if table_id in public:
             info["table"] = plain(public[table_id])
+        if table_id == ROOM_LEASE:
+            sv = self.sv
+            info["tournaments"] = sv.tournaments.summaries() if sv.tournaments else []
+            info["casino"] = sv.casino.summaries() if sv.casino is not None else []
         return info
+
+    def room_rows(self, kind: str) -> list[dict[str, Any]]:
+        """The lobby rows of the room-wide services (``tournaments``, ``casino``) that the
+        room node runs, each with its ``node_url``, as it last wrote them (empty on the
+        room node itself, and while no room node is up)."""
+        lease = self.others.get(ROOM_LEASE)
+        if lease is None or not isinstance(rows := lease.info.get(kind), list):
+            return []
+        return [{**row, "node_url": lease.url} for row in rows if isinstance(row, dict)]
+
+    @property
+    def room_url(self) -> str | None:
+        """The address of the process running the room-wide services, if another one."""
+        lease = self.others.get(ROOM_LEASE)
+        return lease.url if lease is not None else None
 
     async def _take_over(self, name: str, owner: str) -> None:
         spec = self.catalogue.get(name)
@@ -292,7 +321,7 @@ class Node:
         self.stop_takeovers()
         store = self.sv.store
         for table_id, epoch in store.fence.held().items():
-            if table_id not in self.catalogue:
+            if table_id not in self.catalogue and table_id != ROOM_LEASE:
                 continue
             with contextlib.suppress(Exception):
                 await asyncio.to_thread(store.leases.release, table_id, self.owner, epoch)

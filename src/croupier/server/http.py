@@ -290,6 +290,10 @@ async def tournament_entry(request: Request) -> Response:
     tours = sv.tournaments
     if tours is None:
         return fail(404, "unknown_tournament", "no tournaments here")
+    if sv.node is not None and not sv.node.room:  # run by the room's first process
+        url = sv.node.room_url or ""
+        there = {"code": "tournament_elsewhere", "message": f"tournaments are run at {url}"}
+        return JSONResponse({"error": {**there, "url": url}}, status_code=409)
     tid = request.path_params["tournament_id"]
     action = request.path_params["action"]
     player = str(account.id)

@@ -8,6 +8,7 @@
 import { $, clear, el, fmt, setRaw, setT } from "./dom.js";
 import { cardSvg } from "./cards.js";
 import { handName } from "./hands.js";
+import { openAt } from "./nodes.js";
 import { t } from "./i18n.js";
 
 const SPOTS = ["ante", "bonus", "flop", "turn", "river"];
@@ -69,7 +70,11 @@ export class CasinoView {
           params: { min: r.ante_min, max: r.ante_max, bmin: r.bonus_min, bmax: r.bonus_max } }),
         el("span", { class: "small", raw: `${r.players}/${r.seats}` }),
         el("button", { type: "button", class: "primary", t: "casino.open",
-          onclick: () => this.ctx.go(`#/casino/${encodeURIComponent(r.table_id)}`) })));
+          onclick: () => {
+            const hash = `#/casino/${encodeURIComponent(r.table_id)}`;
+            // run by another process of the room: played there
+            if (!(r.node_url && openAt(r.node_url, hash, { signedIn: !!this.ctx.account }))) this.ctx.go(hash);
+          } })));
     }
   }
 
@@ -129,6 +134,10 @@ export class CasinoView {
 
   async command(msg, report = true) {
     const ack = await this.ctx.net.command({ ...msg, table_id: this.tableId });
+    if (!ack.accepted && ack.code === "table_elsewhere" && ack.data) {
+      // run by another process of the room: played there
+      if (openAt(ack.data.url, location.hash, { signedIn: !!this.ctx.account })) return ack;
+    }
     if (!ack.accepted && report) this.say(this.errorKey(ack.code), ack.data || {});
     return ack;
   }

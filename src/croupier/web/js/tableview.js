@@ -12,6 +12,7 @@ import { TableClock } from "./clock.js";
 import { countsAs, lowestAmount } from "./underraise.js";
 import { PreActions } from "./preactions.js";
 import { TableTools } from "./tabletools.js";
+import { nodeUrl, openAt } from "./nodes.js";
 
 const CLOCK = { room: 30, naiko: 20, arcade: 15 };
 const STUD_GAMES = ["7stud", "stud8", "razz", "soko"];
@@ -117,15 +118,9 @@ export class TableView {
   /** Open this page, on this table, at the room's process at ``url`` (a room of several
    * processes: the table is served there). False if ``url`` is not one to follow. */
   goThere(url) {
-    const there = nodeUrl(url);
-    if (!there) return false;
+    if (!nodeUrl(url)) return false;
     this.ctx.toast(this.ctx.errorText("table_elsewhere"), {}, "ok");
-    const query = new URLSearchParams();
-    if (this.ctx.account) query.set("signed_in", "1"); // the cookie comes along
-    if (this.wantSit) query.set("sit", "1"); // the player asked for a seat
-    const search = query.toString() ? `?${query}` : "";
-    location.assign(`${there}/${search}${location.hash}`);
-    return true;
+    return openAt(url, location.hash, { signedIn: !!this.ctx.account, sit: this.wantSit });
   }
 
   onMessage(m) {
@@ -858,11 +853,3 @@ function markWinning(row, codes) {
 }
 
 /** An http(s) origin from the server's ``url`` (anything else is refused: null). */
-export function nodeUrl(url) {
-  try {
-    const u = new URL(url);
-    return u.protocol === "http:" || u.protocol === "https:" ? u.origin : null;
-  } catch {
-    return null;
-  }
-}

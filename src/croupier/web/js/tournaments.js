@@ -6,6 +6,7 @@
 // from the WebSocket lobby message (`tournaments`); nothing here is optimistic.
 import { api } from "./api.js";
 import { $, clear, el, fmt, setT } from "./dom.js";
+import { openAt } from "./nodes.js";
 
 /** "1st", "2nd"… (« 1er », « 2e »…) as a translation key and params. */
 export function placeText(place) {
@@ -153,8 +154,9 @@ export class Tournaments {
     }
     const table = me && row.seating ? row.seating[me] : null;
     if (table) {
+      const hash = `#/table/${encodeURIComponent(table)}`;
       box.append(el("a", {
-        class: "button primary", href: `#/table/${encodeURIComponent(table)}`,
+        class: "button primary", href: row.node_url ? `${row.node_url}/?signed_in=1${hash}` : hash,
         t: "tour.open_table", params: { n: tableNumber(table) },
       }));
     }
@@ -252,6 +254,8 @@ export class Tournaments {
 
   async act(row, action) {
     if (this.busy.has(row.id)) return;
+    // run by another process of the room: register there (the page opens there)
+    if (row.node_url && openAt(row.node_url, "#/tournaments", { signedIn: !!this.ctx.account })) return;
     this.busy.add(row.id);
     this.render();
     try {
