@@ -440,9 +440,9 @@ def test_two_processes_serve_one_room_restart_a_killed_one_and_stop_on_sigterm(
             "both nodes healthy",
             interval=0.2,
         )
-        text = log.read_text()
-        assert f"croupier: node n1 serves http://127.0.0.1:{port}/" in text
-        assert f"croupier: node n2 serves http://127.0.0.1:{port + 1}/" in text
+        lines = [f"croupier: node n{k + 1} serves http://127.0.0.1:{port + k}/" for k in (0, 1)]
+        # (the supervisor says so once it saw the node healthy: a moment after the test)
+        wait_until(lambda: all(line in log.read_text() for line in lines), 10, "both announced")
         first = _children(sup.pid)
         assert set(first) == set(NODES), first
         seen.update(first.values())
