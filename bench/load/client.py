@@ -8,6 +8,13 @@ table sees about one action per second. When the ``acted`` event of that action 
 each of the five other players, the time since it was sent is one latency sample. Every
 event's version is checked against the previous one (a gap is counted).
 
+With ``watchers`` > 0 (a room of several processes sharing Redis, server/bus.py), each
+table also gets that many guest spectators connected to *another* process (``watch_url``),
+which relays the table's frames through Redis: the time from an action sent to its
+``acted`` frame at such a watcher is a relay latency sample, and their version gaps are
+counted apart. (``watch_url`` may be the serving process itself: the same watchers
+without the relay, to compare.)
+
 The parent drives a worker through a pipe: the worker answers ``("ready", seated,
 failed)`` once every player is seated (or failed); then ``start`` opens a measured
 window, ``stop`` closes it and returns the samples and counters, ``quit`` ends it.
@@ -39,6 +46,8 @@ class Counters:
     timeouts: int = 0
     gaps: int = 0
     frames: int = 0
+    relay_gaps: int = 0
+    relay_frames: int = 0
     codes: dict[str, int] = field(default_factory=dict)
 
 
@@ -52,11 +61,23 @@ class _Player:
     last_version: int = 0
     seen: int = 0
     ids: int = 0
+    watcher: bool = False
 
 
 class Worker:
-    def __init__(self, url: str, tables: list[Assignment], delay: float, seed: int) -> None:
+    def __init__(
+        self,
+        url: str,
+        tables: list[Assignment],
+        delay: float,
+        seed: int,
+        watch_url: str = "",
+        watchers: int = 0,
+    ) -> None:
         self.url = url
+        self.watch_url = watch_url
+        self.watchers = watchers if watch_url else 0
+        self.relay_samples: list[float] = []
         self.tables = tables
         self.delay = delay
         self.rng = random.Random(seed)
@@ -109,17 +130,51 @@ class Worker:
             elif kind == "event":
                 p.last_version = int(msg["version"])
 
+    async def _watch(self, p: _Player, timeout: float) -> bool:
+        """A guest spectator of ``p.table_id`` at the other process (relayed)."""
+        async with self.connect_sem:
+            ws = await connect(
+                self.watch_url,
+                compression=None,
+                max_size=2**22,
+                ping_interval=None,
+                open_timeout=timeout,
+            )
+        p.ws = ws
+        await ws.send(json.dumps({"type": "hello", "token": None}))
+        while True:
+            msg = json.loads(await ws.recv())
+            kind = msg.get("type")
+            if kind == "welcome":
+                await ws.send(json.dumps({"type": "subscribe", "table_id": p.table_id}))
+            elif kind == "subscribed":
+                return True
+            elif kind == "error" and msg.get("code") == "unknown_table":
+                await asyncio.sleep(1.0)  # not yet known there (its lease round is to come)
+                await ws.send(json.dumps({"type": "subscribe", "table_id": p.table_id}))
+            elif kind == "error":
+                raise RuntimeError(f"watch: {msg.get('code')}: {msg.get('message')}")
+            elif kind in ("event", "snapshot"):
+                p.last_version = int(msg["version"])
+
     async def setup(self, timeout: float) -> tuple[int, int, list[str]]:
         players = [_Player(tid, tok, seat) for tid, seats in self.tables for tok, seat in seats]
+        watchers = [
+            _Player(tid, "", -1, watcher=True)
+            for tid, _ in self.tables
+            for _ in range(self.watchers)
+        ]
         results = await asyncio.gather(
             *(asyncio.wait_for(self._join(p, timeout), timeout) for p in players),
+            *(asyncio.wait_for(self._watch(p, timeout), timeout) for p in watchers),
             return_exceptions=True,
         )
         errors = [repr(r) for r in results if isinstance(r, BaseException)]
-        for p, r in zip(players, results, strict=True):
+        for p, r in zip(players + watchers, results, strict=True):
             if r is True:
                 self.tasks.append(asyncio.create_task(self._play(p)))
-        return len(players) - len(errors), len(errors), errors[:5]
+        seated = sum(1 for r in results[: len(players)] if r is True)  # (not the watchers)
+        return seated, len(errors), errors[:5]
 
     # -- play ---------------------------------------------------------------------------
 
@@ -135,7 +190,23 @@ class Worker:
         c = self.counters
         if self.measuring:
             c.frames += 1
-        if kind == "event":
+        if kind == "event" and p.watcher:
+            version = int(msg["version"])
+            if self.measuring:
+                c.relay_frames += 1
+                if p.last_version and version != p.last_version + 1:
+                    c.relay_gaps += 1
+            p.last_version = version
+            ev = msg["event"]
+            pend = self.pending.get(p.table_id)
+            if ev.get("type") == "acted" and pend is not None and pend[2] != p.seen:
+                players = msg.get("players") or []
+                who = ev.get("player")
+                if isinstance(who, int) and who < len(players) and players[who] == pend[1]:
+                    p.seen = pend[2]
+                    if self.measuring:
+                        self.relay_samples.append(time.monotonic() - pend[0])
+        elif kind == "event":
             version = int(msg["version"])
             if self.measuring and p.last_version and version != p.last_version + 1:
                 c.gaps += 1
@@ -193,6 +264,7 @@ class Worker:
 
     def start(self) -> None:
         self.samples = []
+        self.relay_samples = []
         self.counters = Counters()
         self.measuring = True
         self._cpu0 = time.process_time()
@@ -202,6 +274,9 @@ class Worker:
         c = self.counters
         return {
             "samples": self.samples,
+            "relay_samples": self.relay_samples,
+            "relay_gaps": c.relay_gaps,
+            "relay_frames": c.relay_frames,
             "actions": c.actions,
             "refused": c.refused,
             "timeouts": c.timeouts,
@@ -245,7 +320,14 @@ async def _serve(conn: Connection, worker: Worker, timeout: float) -> None:
 
 
 def worker_main(
-    conn: Connection, url: str, tables: list[Assignment], delay: float, seed: int, timeout: float
+    conn: Connection,
+    url: str,
+    tables: list[Assignment],
+    delay: float,
+    seed: int,
+    timeout: float,
+    watch_url: str = "",
+    watchers: int = 0,
 ) -> None:
     """Entry point of a client process."""
     import logging
@@ -255,7 +337,7 @@ def worker_main(
 
     async def main() -> None:
         nonlocal worker
-        worker = Worker(url, tables, delay, seed)
+        worker = Worker(url, tables, delay, seed, watch_url, watchers)
         await _serve(conn, worker, timeout)
 
     with contextlib.suppress(KeyboardInterrupt):

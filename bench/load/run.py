@@ -62,6 +62,13 @@ class Row:
     frames_per_action: float
     rss_start_mb: float = 0.0
     """RSS when the window began (with ``rss_mb`` at its end: growth over the window)."""
+    relay: Summary | None = None
+    """Action → ``acted`` frame at the guest watchers of another process (relayed through
+    Redis), with ``--relay-watchers``."""
+    relay_gaps: int = 0
+    relay_frames: int = 0
+    relay_local: bool = False
+    """Whether those watchers were on the serving process itself (``--local-watchers``)."""
     clients_cpu_pct: float = 0.0
     """The load generator's own CPU in the window (its client processes, one core = 100 %):
     it shares the machine's cores with the server under test."""
@@ -77,6 +84,7 @@ class _Server:
         env: dict[str, str],
         node: str = "",
         nodes: tuple[str, ...] = (),
+        redis: str = "",
     ) -> None:
         self.proc = subprocess.Popen(
             [
@@ -95,6 +103,8 @@ class _Server:
                 node,
                 "--nodes",
                 ",".join(nodes),
+                "--redis",
+                redis,
             ],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
@@ -181,6 +191,9 @@ def run_step(
     delay: float = 1.0,
     profile: Path | None = None,
     nodes: int = 1,
+    redis: str = "",
+    watchers: int = 0,
+    local: bool = False,
 ) -> Row:
     """Measure one server (``croupier`` or ``baseline``) at ``tables`` tables; with
     ``nodes`` > 1, croupier as a room of that many processes on the one database, each
@@ -189,7 +202,7 @@ def run_step(
     names = tuple(f"n{i + 1}" for i in range(nodes)) if mode == "croupier" and nodes > 1 else ()
     servers: list[_Server] = []
     for name in names or ("",):  # one after the other: the first migrates the database
-        servers.append(_Server(mode, db, tables, tag, env, name, names))
+        servers.append(_Server(mode, db, tables, tag, env, name, names, redis if names else ""))
     server = servers[0]
     ctx = mp.get_context("spawn")
     by_node: dict[int, list[Assignment]] = {}
@@ -203,12 +216,24 @@ def run_step(
     try:
         for where, mine in sorted(by_node.items()):
             url = f"ws://127.0.0.1:{servers[where].port}/ws"
+            # its watchers' process: another one (relayed through Redis), or its own
+            other = servers[where if local else (where + 1) % len(servers)]
+            watch_url = f"ws://127.0.0.1:{other.port}/ws" if local or (redis and names) else ""
             share = max(1, round(processes * len(mine) / tables))
             for part in _split(mine, share):
                 parent, child = ctx.Pipe()
                 proc = ctx.Process(
                     target=worker_main,
-                    args=(child, url, part, delay, len(procs), setup_timeout),
+                    args=(
+                        child,
+                        url,
+                        part,
+                        delay,
+                        len(procs),
+                        setup_timeout,
+                        watch_url,
+                        watchers,
+                    ),
                     daemon=True,
                 )
                 proc.start()
@@ -298,6 +323,14 @@ def run_step(
         refused=sum(st["refused"] for st in stats),
         gaps=sum(st["gaps"] for st in stats),
         frames_per_action=frames / max(actions, 1),
+        relay=(
+            summarize([s for st in stats for s in st["relay_samples"]])
+            if watchers and (local or (redis and names))
+            else None
+        ),
+        relay_local=local,
+        relay_gaps=sum(st["relay_gaps"] for st in stats),
+        relay_frames=sum(st["relay_frames"] for st in stats),
         clients_cpu_pct=100.0 * sum(float(st.get("cpu", 0.0)) for st in stats) / wall,
     )
 
@@ -316,6 +349,23 @@ def format_row(r: Row) -> str:
         + f" | {r.cpu_pct:.0f} % | {r.cpu_ms_per_action:.2f} | {r.rss_start_mb:.0f} → {r.rss_mb:.0f} | "
         f"{r.lag_p99_ms:.0f} / {r.lag_max_ms:.0f} ms | {r.gc_max_ms:.0f} ms ({r.gc_full}) | "
         f"{r.timeouts} / {r.refused} / {r.gaps} | {r.clients_cpu_pct:.0f} % |"
+    )
+
+
+def relay_line(r: Row) -> str:
+    """The relayed watchers' figures of ``r`` (``--relay-watchers``)."""
+    if r.relay is None:
+        return ""
+    lat = r.relay.cells
+    where = (
+        "at the guest watchers of the serving process"
+        if r.relay_local
+        else "relayed through Redis to the watchers of another process"
+    )
+    return (
+        f"  {where} at {r.tables:,} tables: "
+        f"p50 {lat[0]} ms, p90 {lat[1]} ms, p99 {lat[2]} ms, p999 {lat[3]} ms, max {lat[4]} ms "
+        f"({r.relay.count:,} samples, {r.relay_frames:,} frames, {r.relay_gaps} gaps)"
     )
 
 
@@ -344,6 +394,23 @@ def main(argv: list[str] | None = None) -> list[Row]:
         type=int,
         default=1,
         help="croupier as a room of N processes on the one database (server/cluster.py)",
+    )
+    ap.add_argument(
+        "--redis",
+        default="",
+        help="with --nodes: the room's Redis URL (server/bus.py; bash scripts/redis.sh starts one)",
+    )
+    ap.add_argument(
+        "--relay-watchers",
+        type=int,
+        default=0,
+        help="with --redis: guest watchers per table on another process (relayed)",
+    )
+    ap.add_argument(
+        "--local-watchers",
+        type=int,
+        default=0,
+        help="guest watchers per table on the process serving it (to compare with relayed ones)",
     )
     ap.add_argument("--json", type=Path, default=None, help="also write the rows as JSON")
     ap.add_argument(
@@ -375,6 +442,14 @@ def main(argv: list[str] | None = None) -> list[Row]:
     window = args.window if args.window is not None else (30.0 if full else 15.0)
     if max(steps) > 1000 or min(steps) < 1:
         ap.error("1 to 1,000 tables per step")
+    if args.redis and args.nodes < 2:
+        ap.error("--redis needs --nodes 2 or more")
+    if args.relay_watchers and not args.redis:
+        ap.error("--relay-watchers needs --redis")
+    if not 0 <= args.relay_watchers <= 10 or not 0 <= args.local_watchers <= 10:
+        ap.error("--relay-watchers, --local-watchers: 0 to 10")
+    if args.relay_watchers and args.local_watchers:
+        ap.error("--relay-watchers or --local-watchers, not both")
     with tempfile.TemporaryDirectory(prefix="croupier-load-") as tmp:
         db = args.db or f"sqlite:///{tmp}/load.sqlite3"
         t0 = time.monotonic()
@@ -400,6 +475,9 @@ def main(argv: list[str] | None = None) -> list[Row]:
                     processes=procs,
                     tag=f"s{n}",
                     nodes=args.nodes,
+                    redis=args.redis,
+                    watchers=args.relay_watchers or args.local_watchers,
+                    local=bool(args.local_watchers),
                     profile=(
                         args.profile.with_name(f"{args.profile.stem}-{tables}.txt")
                         if args.profile is not None and mode == "croupier"
@@ -409,6 +487,8 @@ def main(argv: list[str] | None = None) -> list[Row]:
                 pair[mode] = row
                 rows.append(row)
                 print(format_row(row), flush=True)
+                if row.relay is not None:
+                    print(relay_line(row), flush=True)
             if len(pair) == 2:
                 print(ratio_line(pair["baseline"], pair["croupier"]), flush=True)
         if args.json is not None:

@@ -24,7 +24,13 @@ __all__ = ["main"]
 
 
 def _croupier_app(
-    db: str, tables: int, tag: str, probe: Probe, node: str = "", nodes: tuple[str, ...] = ()
+    db: str,
+    tables: int,
+    tag: str,
+    probe: Probe,
+    node: str = "",
+    nodes: tuple[str, ...] = (),
+    redis: str = "",
 ) -> Any:
     from croupier.lobby import TableSpec
     from croupier.server.app import create_app
@@ -43,6 +49,8 @@ def _croupier_app(
         nodes=nodes,
         # a saturated loop renews late: the load must not look like a dead process
         lease_seconds=60.0,
+        redis_url=redis,
+        redis_prefix=f"load-{tag}",
     )
     app = create_app(settings)
     inner = app.router.lifespan_context
@@ -90,12 +98,13 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--tag", default="t")
     ap.add_argument("--node", default="", help="this process's node name (a room of several)")
     ap.add_argument("--nodes", default="", help="every node of the room, comma-separated")
+    ap.add_argument("--redis", default="", help="the room's Redis URL (server/bus.py)")
     args = ap.parse_args(argv)
 
     probe = Probe()
     nodes = tuple(n for n in args.nodes.split(",") if n)
     app = (
-        _croupier_app(args.db, args.tables, args.tag, probe, args.node, nodes)
+        _croupier_app(args.db, args.tables, args.tag, probe, args.node, nodes, args.redis)
         if args.mode == "croupier"
         else _baseline_app(probe)
     )

@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 
 import pytest
-from bench.load.run import format_row, main, ratio_line
+from bench.load.run import format_row, main, ratio_line, relay_line
 
 pytestmark = [pytest.mark.slow, pytest.mark.rules("R-CRASH-1")]
 
@@ -48,10 +48,12 @@ def test_a_short_ramp_measures_both_servers(tmp_path, capsys) -> None:  # type: 
     assert (tmp_path / "rows.json").read_text().count('"mode"') == 2
 
 
-def test_a_room_of_two_processes_is_measured(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
+def test_a_room_of_two_processes_is_measured(tmp_path, capsys, redis_env) -> None:  # type: ignore[no-untyped-def]
     """``--nodes 2``: croupier as two processes on one database (server/cluster.py), each
     serving its share of the tables under leases, each client connected to the process
-    serving its table; the figures are the sum (CPU, RSS) or worst (lag, GC) of both."""
+    serving its table; the figures are the sum (CPU, RSS) or worst (lag, GC) of both.
+    ``--redis`` and ``--relay-watchers``: a guest watcher per table on the other process,
+    relayed through Redis (server/bus.py), measured apart."""
     rows = main(
         [
             "--tables", "10",
@@ -59,6 +61,8 @@ def test_a_room_of_two_processes_is_measured(tmp_path, capsys) -> None:  # type:
             "--warmup", "3",
             "--processes", "2",
             "--nodes", "2",
+            "--redis", redis_env["CROUPIER_REDIS_URL"],
+            "--relay-watchers", "1",
             "--only", "croupier",
             "--db", f"sqlite:///{tmp_path}/load.sqlite3",
         ]
@@ -70,3 +74,5 @@ def test_a_room_of_two_processes_is_measured(tmp_path, capsys) -> None:  # type:
     assert row.latency.count > 0 and row.gaps == 0 and row.refused == 0
     assert row.cpu_pct > 0 and row.rss_mb > 0
     assert format_row(row) in out
+    assert row.relay is not None and row.relay.count > 0 and row.relay_gaps == 0
+    assert relay_line(row) in out

@@ -1,10 +1,11 @@
 """Two processes of one room sharing Redis (issue #16, server/bus.py), through the
 WebSocket a player uses: a table served by one process is watched from the other with no
-gap and no repeat, chat crosses processes both ways (checked by the rules of the process
-running the table), a seated player and a seat request are sent to the serving process,
-an account connecting on one process closes its connection on the other, the room counts
-who is online across processes, and when the serving process dies the watchers of the
-other are told the table moved and find it served where it now is (R-CRASH-1)."""
+gap, no repeat and no card shown, chat crosses processes both ways (checked by the rules
+of the process running the table), a seated player and a seat request are sent to the
+serving process, an account connecting on one process closes its connection on the
+other, the room counts who is online across processes, and when the serving process
+dies the watchers of the other are told the table moved and find it served where it now
+is (R-CRASH-1)."""
 
 from __future__ import annotations
 
@@ -19,6 +20,7 @@ from websockets.exceptions import ConnectionClosed
 from croupier.server.cluster import preferred
 from tests.server.chaos import ServerProcess, register
 from tests.server.live import Client, free_port
+from tests.server.test_leaks import check_frame
 from tests.waiting import wait_until
 
 pytestmark = [pytest.mark.slow, pytest.mark.rules("R-CRASH-1", "R-SEAT-2")]
@@ -115,6 +117,8 @@ def test_a_table_is_watched_and_chatted_at_from_the_other_process(
             seen_here, seen_there = await asyncio.gather(
                 _events(here, table, 4.0), _events(there, table, 4.0)
             )
+            for frame in there.frames:  # a relayed frame shows the watcher no card
+                check_frame(frame, str(watcher.pid))
             versions = [f["version"] for f in seen_there]
             assert len(versions) >= 10, f"too few relayed events: {versions}"
             assert versions == sorted(set(versions)) and versions[0] > since  # no repeat

@@ -154,6 +154,10 @@ def test_with_redis_a_table_of_the_other_process_is_watched_and_chatted_at_from_
     )
     page.set_viewport_size({"width": 1366, "height": 768})
     page.screenshot(path=str(artifacts / "room-redis-watch.png"))
+    page.set_viewport_size({"width": 390, "height": 844})  # a phone
+    page.wait_for_selector(".seat .name")
+    page.screenshot(path=str(artifacts / "room-redis-watch-phone.png"), full_page=True)
+    page.set_viewport_size({"width": 1366, "height": 768})
     assert page.url.startswith(a.base), page.url
     page.click("#t-sit")
     page.wait_for_url(f"{b.base}/**", timeout=30000)

@@ -145,7 +145,9 @@ class Bus:
         self.round = sv.settings.lease_seconds / 2
         self._monotonic = monotonic
         self._pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
-        self._out: asyncio.Queue[tuple[str, str]] = asyncio.Queue()
+        self._out: asyncio.Queue[tuple[str, str, str]] = asyncio.Queue()
+        """What to send, in order: ``(command, key or channel, value)``; command
+        ``publish``, ``sadd`` or ``srem``."""
         self._wake = asyncio.Event()
         self._waiting: dict[str, Callable[[dict[str, Any]], None]] = {}
         self.shared: dict[str, _Shared] = {}
@@ -211,26 +213,34 @@ class Bus:
 
     def _send(self, channel: str, message: str) -> None:
         """Publish ``message`` (in order with every other one of this process)."""
-        self._out.put_nowait((channel, message))
+        self._out.put_nowait(("publish", channel, message))
 
     async def _write(self) -> None:
-        """Publish the queued messages, many per round trip, in order, one at a time."""
+        """Send the queued publications and presence changes, many per round trip, in
+        order, one batch at a time (one connection: the order is Redis's order)."""
         while True:
             batch = [await self._out.get()]
             while not self._out.empty() and len(batch) < 512:
                 batch.append(self._out.get_nowait())
             try:
                 async with self.redis.pipeline(transaction=False) as pipe:
-                    for channel, message in batch:
-                        pipe.publish(channel, message)
+                    for command, key, value in _coalesced(batch):
+                        if command == "publish":
+                            pipe.publish(key, value)
+                        elif command == "sadd":
+                            pipe.sadd(key, value)
+                        else:
+                            pipe.srem(key, value)
                     await pipe.execute()
                 self.published += len(batch)
             except asyncio.CancelledError:
                 raise
-            except Exception:
+            except Exception as exc:
+                self._fresh = False  # presence changes lost too: rewritten next round
                 log.warning(
-                    "redis publish failed (%d messages lost)",
+                    "redis publish failed (%d messages lost): %r",
                     len(batch),
+                    exc,
                     extra={"event": "bus_publish_failed"},
                 )
                 await asyncio.sleep(0.2)
@@ -253,6 +263,10 @@ class Bus:
                 log.exception("bus message failed", extra={"event": "bus_message_failed"})
 
     def _on(self, channel: str, data: str) -> None:
+        for line in data.split("\n"):  # several messages in one publication (_coalesced)
+            self._one(channel, line)
+
+    def _one(self, channel: str, data: str) -> None:
         if channel == self._reply(self.me):
             body = _json(data)
             answer = self._waiting.pop(str(body.get("id")), None) if body else None
@@ -505,11 +519,11 @@ class Bus:
         at = time.time_ns()
         self._claimed[account_id] = at
         self._send(self._kick, dumps({"account": account_id, "at": at, "by": self.me}))
-        self._later(self.redis.sadd(self._presence(self.node.name), account_id))
+        self._out.put_nowait(("sadd", self._presence(self.node.name), str(account_id)))
 
     def released(self, account_id: int) -> None:
         self._claimed.pop(account_id, None)
-        self._later(self.redis.srem(self._presence(self.node.name), account_id))
+        self._out.put_nowait(("srem", self._presence(self.node.name), str(account_id)))
 
     def _kicked(self, body: dict[str, Any]) -> None:
         if body.get("by") == self.me:
@@ -581,9 +595,28 @@ class Bus:
         task.add_done_callback(_quiet)
 
 
+def _coalesced(batch: list[tuple[str, str, str]]) -> list[tuple[str, str, str]]:
+    r"""``batch`` with each run of publications to one channel made one publication, its
+    messages a line each (a JSON text holds no raw newline): fewer messages for Redis and
+    for every subscriber to read, and the order unchanged (only neighbours are joined).
+
+    >>> _coalesced([("publish", "t1", "a"), ("publish", "t1", "b"), ("publish", "r", "c"),
+    ...             ("sadd", "k", "1"), ("publish", "t1", "d")])
+    [('publish', 't1', 'a\nb'), ('publish', 'r', 'c'), ('sadd', 'k', '1'), ('publish', 't1', 'd')]
+    """
+    out: list[tuple[str, str, str]] = []
+    for item in batch:
+        last = out[-1] if out else None
+        if item[0] == "publish" and last is not None and last[:2] == item[:2]:
+            out[-1] = (last[0], last[1], f"{last[2]}\n{item[2]}")
+        else:
+            out.append(item)
+    return out
+
+
 def _quiet(task: asyncio.Future[Any]) -> None:
-    if not task.cancelled() and task.exception() is not None:
-        log.warning("redis call failed", extra={"event": "bus_call_failed"})
+    if not task.cancelled() and (exc := task.exception()) is not None:
+        log.warning("redis call failed: %r", exc, extra={"event": "bus_call_failed"})
 
 
 def _text(value: Any) -> str:

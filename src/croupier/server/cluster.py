@@ -153,8 +153,7 @@ class Node:
         if self.sv.registry.serving(table_id):
             return None
         lease = self.others.get(table_id)
-        node = lease.info.get("node") if lease is not None else None
-        return node if isinstance(node, str) else None
+        return lease.owner.split("/", 1)[0] if lease is not None else None  # (see owner)
 
     def url_of(self, table_id: str) -> str | None:
         """The address of the other live process serving ``table_id``."""

@@ -106,11 +106,13 @@ __all__ = ["DAY", "GATE_RETRY_SECONDS", "Subscription", "Table", "TableCrashed"]
 
 GATE_RETRY_SECONDS = 0.05
 """How long a deal put off by :attr:`Table.deal_gate` waits before asking again."""
-ANSWERS_KEPT = 1_000
+ANSWERS_KEPT = 300
 """Answered commands kept per table for repeated ids (the newest; see ANSWERS_SECONDS)."""
-ANSWERS_SECONDS = 600.0
+ANSWERS_SECONDS = 120.0
 """How long a command's answer is kept for a repeated id (a client retrying after a
-reconnection): bounded by time and by count, so a busy table keeps no long tail."""
+reconnection, which it does within seconds): bounded by time and by count, so a busy
+table keeps no long tail. (Ten minutes and 1,000 answers made a room's heap grow for ten
+minutes, about 90 MB at 300 tables: docs/benchmarks.md.)"""
 
 
 class TableCrashed(RuntimeError):
