@@ -129,6 +129,8 @@ def test_a_table_is_watched_and_chatted_at_from_the_other_process(
             assert common == expected
             for v in common:
                 assert seen_there[versions.index(v)]["event"] == here_by_version[v]["event"]
+            assert _metric(nodes["a"], "croupier_bus_tables_published") == 1
+            assert _metric(nodes["b"], "croupier_bus_tables_relayed") == 1
             # chat both ways, said by the rules of the table's process
             ack = await there.command({"type": "chat", "table_id": table, "canned": "gg"})
             assert ack["accepted"], ack
@@ -313,12 +315,16 @@ def _redis_ping(port: int) -> bool:
         return False
 
 
-def _settled(server: ServerProcess) -> int:
+def _metric(server: ServerProcess, name: str) -> int:
     try:
         text = httpx.get(f"{server.base}/metrics", timeout=2).text
     except httpx.HTTPError:
         return 0
     for line in text.splitlines():
-        if line.startswith("croupier_hands_settled_total "):
+        if line.startswith(name + " "):
             return int(float(line.split()[1]))
     return 0
+
+
+def _settled(server: ServerProcess) -> int:
+    return _metric(server, "croupier_hands_settled_total")

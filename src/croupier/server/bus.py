@@ -148,7 +148,6 @@ class Bus:
         self._out: asyncio.Queue[tuple[str, str, str]] = asyncio.Queue()
         """What to send, in order: ``(command, key or channel, value)``; command
         ``publish``, ``sadd`` or ``srem``."""
-        self._wake = asyncio.Event()
         self._waiting: dict[str, Callable[[dict[str, Any]], None]] = {}
         self.shared: dict[str, _Shared] = {}
         self.relays: dict[str, _Relay] = {}
@@ -157,6 +156,7 @@ class Bus:
         connection elsewhere closes ours, an older one does not."""
         self.online = 0
         self.published = 0
+        """Publications and presence changes sent (``croupier_bus_sent_total``)."""
         self._fresh = False
         self._rounds_done = 0
         self._tasks: list[asyncio.Task[None]] = []

@@ -120,7 +120,14 @@ async def metrics(request: Request) -> Response:
         f"croupier_hands_voided_total {reg.hands_voided}",
         f"croupier_hands_in_play {sum(1 for t in reg.tables.values() if t.actor.table.hand)}",
         f"croupier_archive_backlog {reg.archive_backlog}",
+        f"croupier_online {sv.online()}",
     ]
+    if sv.bus is not None:  # the room's Redis (server/bus.py)
+        lines += [
+            f"croupier_bus_sent_total {sv.bus.published}",
+            f"croupier_bus_tables_published {len(sv.bus.shared)}",
+            f"croupier_bus_tables_relayed {len(sv.bus.relays)}",
+        ]
     return PlainTextResponse("\n".join(lines) + "\n")
 
 
