@@ -8,13 +8,14 @@ The ``rules`` marker names the SPEC.md rule ids a test covers (docstrings name t
 
 from __future__ import annotations
 
-import os
 import re
 import secrets
 import sys
 from pathlib import Path
 
 import pytest
+
+from tests.services import service_url
 
 _ROOT = str(Path(__file__).resolve().parent.parent)
 if _ROOT not in sys.path:
@@ -39,11 +40,5 @@ def redis_env() -> dict[str, str]:
     with scripts/redis.sh) and a prefix of this test's own: tests running at the same time
     share the server, not its channels. Skipped with a message outside CI when missing, a
     failure in CI."""
-    url = os.environ.get("CROUPIER_TEST_REDIS_URL")
-    if not url:
-        if os.environ.get("CI"):
-            pytest.fail(
-                "CI is set but CROUPIER_TEST_REDIS_URL is missing (scripts/test.sh sets it)"
-            )
-        pytest.skip("Redis tests need CROUPIER_TEST_REDIS_URL (bash scripts/redis.sh)")
+    url = service_url("CROUPIER_TEST_REDIS_URL", "Redis", "bash scripts/redis.sh")
     return {"CROUPIER_REDIS_URL": url, "CROUPIER_REDIS_PREFIX": f"t{secrets.token_hex(4)}"}

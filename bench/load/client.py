@@ -92,12 +92,14 @@ class Worker:
 
     # -- setup --------------------------------------------------------------------------
 
-    async def _join(self, p: _Player, timeout: float) -> bool:
+    async def _connect(self, url: str, timeout: float) -> ClientConnection:
         async with self.connect_sem:
-            ws = await connect(
-                self.url, compression=None, max_size=2**22, ping_interval=None, open_timeout=timeout
+            return await connect(
+                url, compression=None, max_size=2**22, ping_interval=None, open_timeout=timeout
             )
-        p.ws = ws
+
+    async def _join(self, p: _Player, timeout: float) -> bool:
+        ws = p.ws = await self._connect(self.url, timeout)
         await ws.send(json.dumps({"type": "hello", "token": p.token}))
         buy_in = 0
         while True:
@@ -132,15 +134,7 @@ class Worker:
 
     async def _watch(self, p: _Player, timeout: float) -> bool:
         """A guest spectator of ``p.table_id`` at the other process (relayed)."""
-        async with self.connect_sem:
-            ws = await connect(
-                self.watch_url,
-                compression=None,
-                max_size=2**22,
-                ping_interval=None,
-                open_timeout=timeout,
-            )
-        p.ws = ws
+        ws = p.ws = await self._connect(self.watch_url, timeout)
         await ws.send(json.dumps({"type": "hello", "token": None}))
         while True:
             msg = json.loads(await ws.recv())

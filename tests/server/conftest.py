@@ -4,22 +4,17 @@ variable is missing outside CI, a failure when ``CI`` is set)."""
 
 from __future__ import annotations
 
-import os
 import secrets
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
+from tests.services import service_url
+
 
 def _postgres_url() -> Iterator[str]:
-    base = os.environ.get("CROUPIER_TEST_POSTGRES_URL")
-    if not base:
-        if os.environ.get("CI"):
-            pytest.fail(
-                "CI is set but CROUPIER_TEST_POSTGRES_URL is missing (scripts/test.sh sets it)"
-            )
-        pytest.skip("PostgreSQL tests need CROUPIER_TEST_POSTGRES_URL (bash scripts/postgres.sh)")
+    base = service_url("CROUPIER_TEST_POSTGRES_URL", "PostgreSQL", "bash scripts/postgres.sh")
     import psycopg
 
     name = f"croupier_srv_{secrets.token_hex(4)}"

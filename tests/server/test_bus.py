@@ -10,16 +10,18 @@ is (R-CRASH-1)."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 from websockets.exceptions import ConnectionClosed
 
 from croupier.server.cluster import preferred
 from tests.server.chaos import ServerProcess, register
 from tests.server.live import Client, free_port
+from tests.server.room import BUSY, health, metric, room
 from tests.server.test_leaks import check_frame
 from tests.waiting import wait_until
 
@@ -31,34 +33,24 @@ TABLES = [f"bots-{i}" for i in range(1, BOT_TABLES + 1)]
 
 
 def _pair(url: str, tmp_path: Path, redis_env: dict[str, str]) -> dict[str, ServerProcess]:
-    ports = {n: free_port() for n in NODES}
-    return {
-        n: ServerProcess(
-            url,
-            tmp_path / f"node-{n}.log",
-            bot_tables=BOT_TABLES,
-            env={
-                **redis_env,
-                "CROUPIER_PORT": str(ports[n]),
-                "CROUPIER_NODE_ID": n,
-                "CROUPIER_NODES": ",".join(NODES),
-                "CROUPIER_NODE_URL": f"http://127.0.0.1:{ports[n]}",
-                "CROUPIER_LEASE_SECONDS": "2",
-                "CROUPIER_CASINO_TABLES": "0",
-                "CROUPIER_BOT_DELAY_SECONDS": "0.05",
-                "CROUPIER_BETWEEN_HANDS_SECONDS": "0.05",
-            },
-        )
-        for n in NODES
-    }
+    return room(url, tmp_path, NODES, bot_tables=BOT_TABLES, env={**redis_env, **BUSY})
 
 
-def _health(server: ServerProcess) -> dict[str, Any]:
+@contextlib.contextmanager
+def _serving(
+    url: str, tmp_path: Path, env: dict[str, str]
+) -> Iterator[tuple[dict[str, ServerProcess], str]]:
+    """The two processes started, b serving its share, and a table a serves; both killed
+    at the end."""
+    nodes = _pair(url, tmp_path, env)
     try:
-        body: dict[str, Any] = httpx.get(f"{server.base}/health", timeout=2).json()
-    except httpx.HTTPError:
-        return {}
-    return body
+        nodes["a"].start()
+        nodes["b"].start()
+        wait_until(lambda: health(nodes["b"]).get("tables") == 2, 30, "b serves its share")
+        yield nodes, next(t for t in TABLES if preferred(t, NODES) == "a")
+    finally:
+        for n in NODES:
+            nodes[n].kill()
 
 
 async def _watch(client: Client, table_id: str) -> int:
@@ -98,12 +90,7 @@ async def _chat(client: Client, table_id: str) -> dict[str, Any]:
 def test_a_table_is_watched_and_chatted_at_from_the_other_process(
     sqlite_url: str, tmp_path: Path, redis_env: dict[str, str]
 ) -> None:
-    nodes = _pair(sqlite_url, tmp_path, redis_env)
-    nodes["a"].start()
-    nodes["b"].start()
-    table = next(t for t in TABLES if preferred(t, NODES) == "a")
-    try:
-        wait_until(lambda: _health(nodes["b"]).get("tables") == 2, 30, "b serves its share")
+    with _serving(sqlite_url, tmp_path, redis_env) as (nodes, table):
         watcher = register(nodes["a"].base, "buswatch")
         local = register(nodes["a"].base, "buslocal")
         player = register(nodes["a"].base, "busplayer")
@@ -112,7 +99,7 @@ def test_a_table_is_watched_and_chatted_at_from_the_other_process(
             here = await Client.open(nodes["a"].ws_url, local.token)
             there = await Client.open(nodes["b"].ws_url, watcher.token)
             await _watch(here, table)
-            wait_until(lambda: "b" in [n for n in NODES if _health(nodes[n])], 5, "b up")
+            wait_until(lambda: "b" in [n for n in NODES if health(nodes[n])], 5, "b up")
             since = await _watch(there, table)  # from b: relayed, not refused
             seen_here, seen_there = await asyncio.gather(
                 _events(here, table, 4.0), _events(there, table, 4.0)
@@ -129,8 +116,8 @@ def test_a_table_is_watched_and_chatted_at_from_the_other_process(
             assert common == expected
             for v in common:
                 assert seen_there[versions.index(v)]["event"] == here_by_version[v]["event"]
-            assert _metric(nodes["a"], "croupier_bus_tables_published") == 1
-            assert _metric(nodes["b"], "croupier_bus_tables_relayed") == 1
+            assert metric(nodes["a"], "croupier_bus_tables_published") == 1
+            assert metric(nodes["b"], "croupier_bus_tables_relayed") == 1
             # chat both ways, said by the rules of the table's process
             ack = await there.command({"type": "chat", "table_id": table, "canned": "gg"})
             assert ack["accepted"], ack
@@ -160,7 +147,7 @@ def test_a_table_is_watched_and_chatted_at_from_the_other_process(
             assert (refused["code"], refused["url"]) == ("table_elsewhere", nodes["a"].base)
             # who is online: the room's count, the same from both processes
             wait_until(
-                lambda: {_health(nodes[n]).get("online") for n in NODES} == {3},
+                lambda: {health(nodes[n]).get("online") for n in NODES} == {3},
                 10,
                 "three accounts online in the room",
             )
@@ -174,9 +161,6 @@ def test_a_table_is_watched_and_chatted_at_from_the_other_process(
                 await c.close()
 
         asyncio.run(scenario())
-    finally:
-        for n in NODES:
-            nodes[n].kill()
 
 
 def test_watchers_of_a_dead_process_s_table_follow_it_to_where_it_moved(
@@ -185,12 +169,7 @@ def test_watchers_of_a_dead_process_s_table_follow_it_to_where_it_moved(
     """SIGKILL the serving process: the other takes the table over (R-CRASH-1) and its
     relayed watchers are told ``table_closed`` (``moved``); subscribing again, they get
     the table from the process serving it now."""
-    nodes = _pair(sqlite_url, tmp_path, redis_env)
-    nodes["a"].start()
-    nodes["b"].start()
-    table = next(t for t in TABLES if preferred(t, NODES) == "a")
-    try:
-        wait_until(lambda: _health(nodes["b"]).get("tables") == 2, 30, "b serves its share")
+    with _serving(sqlite_url, tmp_path, redis_env) as (nodes, table):
         watcher = register(nodes["a"].base, "busmoved")
 
         async def scenario() -> None:
@@ -205,10 +184,7 @@ def test_watchers_of_a_dead_process_s_table_follow_it_to_where_it_moved(
             await there.close()
 
         asyncio.run(scenario())
-        assert _health(nodes["b"]).get("tables") == BOT_TABLES
-    finally:
-        for n in NODES:
-            nodes[n].kill()
+        assert health(nodes["b"]).get("tables") == BOT_TABLES
 
 
 def test_redis_settings_are_checked() -> None:
@@ -264,42 +240,36 @@ def test_redis_going_away_stops_no_table_and_the_room_joins_again(
 
     redis = redis_up()
     own = {**redis_env, "CROUPIER_REDIS_URL": f"redis://127.0.0.1:{port}/0"}
-    nodes = _pair(sqlite_url, tmp_path, own)
-    nodes["a"].start()
-    nodes["b"].start()
-    table = next(t for t in TABLES if preferred(t, NODES) == "a")
     try:
-        wait_until(lambda: _health(nodes["b"]).get("tables") == 2, 30, "b serves its share")
-        watcher = register(nodes["a"].base, "busaway")
+        with _serving(sqlite_url, tmp_path, own) as (nodes, table):
+            watcher = register(nodes["a"].base, "busaway")
 
-        async def scenario() -> None:
-            nonlocal redis
-            there = await Client.open(nodes["b"].ws_url, watcher.token)
-            await _watch(there, table)
-            assert await _events(there, table, 2.0)
-            hands = _settled(nodes["a"])
-            redis.terminate()
-            redis.wait(10)
-            await _events(there, table, 5.0)
-            assert _settled(nodes["a"]) > hands  # the table played on without Redis
-            redis = redis_up()  # empty: no subscription, no presence
-            back = await _events(there, table, 6.0)
-            assert len(back) >= 5, "the relay did not come back"
-            await there.send({"type": "resync", "table_id": table})
-            snap = await there.expect("snapshot", table_id=table)
-            after = await _events(there, table, 2.0)
-            assert after and after[0]["version"] > snap["version"]
-            wait_until(
-                lambda: {_health(nodes[n]).get("online") for n in NODES} == {1},
-                10,
-                "presence rebuilt",
-            )
-            await there.close()
+            async def scenario() -> None:
+                nonlocal redis
+                there = await Client.open(nodes["b"].ws_url, watcher.token)
+                await _watch(there, table)
+                assert await _events(there, table, 2.0)
+                hands = _settled(nodes["a"])
+                redis.terminate()
+                redis.wait(10)
+                await _events(there, table, 5.0)
+                assert _settled(nodes["a"]) > hands  # the table played on without Redis
+                redis = redis_up()  # empty: no subscription, no presence
+                back = await _events(there, table, 6.0)
+                assert len(back) >= 5, "the relay did not come back"
+                await there.send({"type": "resync", "table_id": table})
+                snap = await there.expect("snapshot", table_id=table)
+                after = await _events(there, table, 2.0)
+                assert after and after[0]["version"] > snap["version"]
+                wait_until(
+                    lambda: {health(nodes[n]).get("online") for n in NODES} == {1},
+                    10,
+                    "presence rebuilt",
+                )
+                await there.close()
 
-        asyncio.run(scenario())
+            asyncio.run(scenario())
     finally:
-        for n in NODES:
-            nodes[n].kill()
         redis.kill()
         redis.wait(10)
 
@@ -315,16 +285,5 @@ def _redis_ping(port: int) -> bool:
         return False
 
 
-def _metric(server: ServerProcess, name: str) -> int:
-    try:
-        text = httpx.get(f"{server.base}/metrics", timeout=2).text
-    except httpx.HTTPError:
-        return 0
-    for line in text.splitlines():
-        if line.startswith(name + " "):
-            return int(float(line.split()[1]))
-    return 0
-
-
 def _settled(server: ServerProcess) -> int:
-    return _metric(server, "croupier_hands_settled_total")
+    return metric(server, "croupier_hands_settled_total")

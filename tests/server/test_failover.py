@@ -15,14 +15,14 @@ import time
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 
-from croupier.server.cluster import ROOM_LEASE, preferred
+from croupier.server.cluster import preferred
 from croupier.store import open_store
 from croupier.table.journal import HandVoidRecord
 from tests.server.chaos import ServerProcess, register
-from tests.server.live import Client, free_port
+from tests.server.live import Client
+from tests.server.room import BUSY, health, holders, metric, room
 from tests.server.test_crash import escrow_matches_journal
 from tests.waiting import wait_until
 
@@ -35,45 +35,8 @@ LEASE = 2.0
 
 
 def _pair(url: str, tmp_path: Path, redis_env: dict[str, str]) -> dict[str, ServerProcess]:
-    ports = {n: free_port() for n in NODES}
-    return {
-        n: ServerProcess(
-            url,
-            tmp_path / f"node-{n}.log",
-            bot_tables=BOT_TABLES,
-            env={
-                **redis_env,  # the room's Redis too, as deployed (server/bus.py)
-                "CROUPIER_PORT": str(ports[n]),
-                "CROUPIER_NODE_ID": n,
-                "CROUPIER_NODES": ",".join(NODES),
-                "CROUPIER_NODE_URL": f"http://127.0.0.1:{ports[n]}",
-                "CROUPIER_LEASE_SECONDS": str(LEASE),
-                "CROUPIER_CASINO_TABLES": "0",
-                # hands back to back, at a pace two processes share a SQLite file at
-                "CROUPIER_BOT_DELAY_SECONDS": "0.05",
-                "CROUPIER_BETWEEN_HANDS_SECONDS": "0.05",
-            },
-        )
-        for n in NODES
-    }
-
-
-def _health(server: ServerProcess) -> dict[str, Any]:
-    try:
-        body: dict[str, Any] = httpx.get(f"{server.base}/health", timeout=2).json()
-    except httpx.HTTPError:
-        return {}
-    return body
-
-
-def _holders(url: str) -> dict[str, str]:
-    with open_store(url) as store:
-        now = store.leases.now_ms()
-        return {
-            lease.name: lease.owner.split("/")[0]
-            for lease in store.leases.all()
-            if lease.live(now) and lease.name != ROOM_LEASE
-        }
+    # the room's Redis too, as deployed (server/bus.py)
+    return room(url, tmp_path, NODES, bot_tables=BOT_TABLES, env={**redis_env, **BUSY}, lease=LEASE)
 
 
 def _audit_clean(url: str) -> None:
@@ -102,12 +65,12 @@ def test_a_killed_process_s_tables_are_served_by_the_other_within_5_s(
     nodes["b"].start()
     try:
         wait_until(
-            lambda: _holders(database_url) == {t: preferred(t, NODES) for t in TABLES},
+            lambda: holders(database_url) == {t: preferred(t, NODES) for t in TABLES},
             30,
             "each table leased by its node",
         )
-        assert _health(nodes["a"])["tables"] == len(share["a"])
-        assert _health(nodes["b"])["tables"] == len(share["b"])
+        assert health(nodes["a"])["tables"] == len(share["a"])
+        assert health(nodes["b"])["tables"] == len(share["b"])
         player = register(nodes["a"].base, "failover1")
         before = _chips(database_url, int(player.pid))
         table = share["b"][0]
@@ -145,7 +108,7 @@ def test_a_killed_process_s_tables_are_served_by_the_other_within_5_s(
         cut = _open_hands(database_url, share["b"])  # before the takeover (a 2 s lease)
         assert cut, "the kill should cut at least one hand"
         wait_until(
-            lambda: _health(nodes["a"]).get("tables") == BOT_TABLES,
+            lambda: health(nodes["a"]).get("tables") == BOT_TABLES,
             30,
             "every table served by a",
             interval=0.05,
@@ -154,7 +117,7 @@ def test_a_killed_process_s_tables_are_served_by_the_other_within_5_s(
         print(f"\nfailover: b's {len(share['b'])} tables served by a {took:.2f} s after SIGKILL")
         assert took <= 5.0, took
         wait_until(
-            lambda: _holders(database_url) == dict.fromkeys(TABLES, "a"), 10, "a holds them all"
+            lambda: holders(database_url) == dict.fromkeys(TABLES, "a"), 10, "a holds them all"
         )
         # R-CRASH-1: the player's stack went home; the hands cut by the kill were voided
         assert _chips(database_url, int(player.pid)) == before + _net(
@@ -203,24 +166,24 @@ def test_a_frozen_process_loses_its_tables_and_writes_nothing_more(
     proc_b = nodes["b"].proc
     assert proc_b is not None
     try:
-        wait_until(lambda: len(_holders(database_url)) == BOT_TABLES, 30, "every table leased")
+        wait_until(lambda: len(holders(database_url)) == BOT_TABLES, 30, "every table leased")
         wait_until(lambda: _settled(nodes["b"]) >= 3, 30, "hands settled at b")
         os.kill(proc_b.pid, signal.SIGSTOP)
         try:
             wait_until(
-                lambda: _health(nodes["a"]).get("tables") == BOT_TABLES,
+                lambda: health(nodes["a"]).get("tables") == BOT_TABLES,
                 30,
                 "a took b's tables over",
                 interval=0.05,
             )
         finally:
             os.kill(proc_b.pid, signal.SIGCONT)
-        wait_until(lambda: _health(nodes["b"]).get("tables") == 0, 30, "b let its tables go")
+        wait_until(lambda: health(nodes["b"]).get("tables") == 0, 30, "b let its tables go")
         log = nodes["b"].log.read_text()
         assert "lost to another process" in log
         wait_until(lambda: _settled(nodes["a"]) >= 10, 60, "a deals on")
         wait_until(
-            lambda: _holders(database_url) == dict.fromkeys(TABLES, "a"), 10, "a holds them all"
+            lambda: holders(database_url) == dict.fromkeys(TABLES, "a"), 10, "a holds them all"
         )
         for n in NODES:
             nodes[n].proc.send_signal(signal.SIGTERM)  # type: ignore[union-attr]
@@ -284,16 +247,5 @@ def _settled_hands(store: Any, table_id: str) -> list[dict[str, Any]]:
     return [dict(r.outcome) for r in store.db.run(lambda c: c.execute(stmt).all())]
 
 
-def _metric(server: ServerProcess, name: str) -> int:
-    try:
-        text = httpx.get(f"{server.base}/metrics", timeout=2).text
-    except httpx.HTTPError:
-        return 0
-    for line in text.splitlines():
-        if line.startswith(name + " "):
-            return int(float(line.split()[1]))
-    return 0
-
-
 def _settled(server: ServerProcess) -> int:
-    return _metric(server, "croupier_hands_settled_total")
+    return metric(server, "croupier_hands_settled_total")

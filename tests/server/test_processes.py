@@ -22,7 +22,7 @@ from typer.testing import CliRunner
 
 from croupier.cli import app as cli_app
 from croupier.server import processes
-from croupier.server.cluster import ROOM_LEASE, preferred
+from croupier.server.cluster import preferred
 from croupier.server.processes import (
     MAX_AUTO,
     RestartBudget,
@@ -36,9 +36,9 @@ from croupier.server.processes import (
     usable_cores,
 )
 from croupier.server.settings import Settings, SettingsError
-from croupier.store import open_store
 from tests.server.chaos import CROUPIER, server_env
 from tests.server.live import free_port
+from tests.server.room import holders
 from tests.server.test_crash import escrow_matches_journal
 from tests.waiting import wait_until
 
@@ -379,16 +379,6 @@ def _settled(port: int) -> int:
     return 0
 
 
-def _holders(url: str) -> dict[str, str]:
-    with open_store(url) as store:
-        now = store.leases.now_ms()
-        return {
-            lease.name: lease.owner.split("/")[0]
-            for lease in store.leases.all()
-            if lease.live(now) and lease.name != ROOM_LEASE
-        }
-
-
 def _gone(pid: int) -> bool:
     try:
         status = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
@@ -448,7 +438,7 @@ def test_two_processes_serve_one_room_restart_a_killed_one_and_stop_on_sigterm(
         seen.update(first.values())
         # each table leased by its node; the first node's lobby lists the second's tables
         wait_until(
-            lambda: _holders(sqlite_url) == {t: preferred(t, NODES) for t in TABLES},
+            lambda: holders(sqlite_url) == {t: preferred(t, NODES) for t in TABLES},
             60,
             "each table leased by its node",
         )
@@ -484,7 +474,7 @@ def test_two_processes_serve_one_room_restart_a_killed_one_and_stop_on_sigterm(
         wait_until(lambda: _health(port + 1).get("node") == "n2", 240, "n2 healthy again")
         wait_until(
             lambda: (
-                set(_holders(sqlite_url)) == set(TABLES)
+                set(holders(sqlite_url)) == set(TABLES)
                 and (_health(port).get("tables", 0) + _health(port + 1).get("tables", 0))
                 == BOT_TABLES
             ),

@@ -16,7 +16,8 @@ import pytest
 from croupier.server.cluster import ROOM_LEASE
 from croupier.store import open_store
 from tests.server.chaos import ServerProcess, register
-from tests.server.live import ORIGIN, Client, free_port
+from tests.server.live import ORIGIN, Client
+from tests.server.room import room
 from tests.waiting import wait_until
 
 pytestmark = [pytest.mark.slow, pytest.mark.rules("R-LOBBY-1", "R-TOUR-1")]
@@ -25,24 +26,8 @@ NODES = ("a", "b")
 
 
 def _room(url: str, tmp_path: Path) -> dict[str, ServerProcess]:
-    ports = {n: free_port() for n in NODES}
-    return {
-        n: ServerProcess(
-            url,
-            tmp_path / f"node-{n}.log",
-            bot_tables=0,
-            env={
-                "CROUPIER_PORT": str(ports[n]),
-                "CROUPIER_NODE_ID": n,
-                "CROUPIER_NODES": ",".join(NODES),
-                "CROUPIER_NODE_URL": f"http://127.0.0.1:{ports[n]}",
-                "CROUPIER_LEASE_SECONDS": "2",
-                "CROUPIER_DEFAULT_TABLES": "1",
-                "CROUPIER_CASINO_TABLES": "1",
-            },
-        )
-        for n in NODES
-    }
+    settings = {"CROUPIER_DEFAULT_TABLES": "1", "CROUPIER_CASINO_TABLES": "1"}
+    return room(url, tmp_path, NODES, bot_tables=0, env=settings)
 
 
 def _tournaments(server: ServerProcess) -> dict[str, dict[str, Any]]:

@@ -61,7 +61,7 @@ from croupier.server.arcade import dress, wants_look
 from croupier.server.hub import Connection
 from croupier.server.protocol import CloseCode
 from croupier.server.tablechat import chat_message
-from croupier.server.wire import dumps, encoded_event, event_message, plain, snapshot_message
+from croupier.server.wire import dumps, encoded_event, event_message, snapshot_message
 from croupier.table.events import TableEvent
 from croupier.table.results import TableError
 
@@ -344,9 +344,7 @@ class Bus:
         snap = dress(
             self.sv, snapshot_message(table_id, table.snapshot(None), now=table.clock.now())
         )
-        row: dict[str, Any] = plain(live.summary())
-        row.update(private=live.spec.private, bot_seats=live.spec.bots)
-        return {"ok": True, "version": table.version, "info": row, "snapshot": dumps(snap)}
+        return {"ok": True, "version": table.version, "info": live.info(), "snapshot": dumps(snap)}
 
     def _refusal(self, table_id: str, player: str | None) -> str | None:
         """Why ``table_id`` is not watched through the bus by ``player`` (``None``: it is)."""

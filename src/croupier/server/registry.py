@@ -22,7 +22,7 @@ from typing import Any
 from croupier.accounts import Accounts
 from croupier.accounts.levels import hand_experience, level_for
 from croupier.bots import BotRunner, RuleBot
-from croupier.engine.events import CardsShown, Event, HandEnded
+from croupier.engine.events import CardsShown, Event, HandEnded, plain
 from croupier.history.export import to_phh
 from croupier.history.phh import PhhError, dump_phh
 from croupier.lobby import LobbyError, TableSpec, TableSummary
@@ -70,6 +70,15 @@ class LiveTable:
     @property
     def table_id(self) -> str:
         return self.spec.table_id
+
+    def info(self) -> dict[str, Any]:
+        """The table's settings as a lobby row (game, stakes, seats, buy-in range,
+        profile, bots) with ``private`` and ``bot_seats`` (seats the table fills with
+        bots): what a player who joins a private table by its code needs (R-LOBBY-2),
+        and the ``table_info`` a watcher gets."""
+        row: dict[str, Any] = plain(self.summary())
+        row.update(private=self.spec.private, bot_seats=self.spec.bots)
+        return row
 
     def summary(self) -> TableSummary:
         t = self.actor.table

@@ -293,13 +293,8 @@ class WsSession:
         self.send(ack.model_dump())
 
     def _table_info(self, table_id: str) -> dict[str, Any]:
-        """The table's settings as a lobby row (game, stakes, seats, buy-in range, profile,
-        bots), with ``private`` and ``bot_seats`` (seats the table fills with bots): what a
-        player who joins a private table by its code needs (R-LOBBY-2)."""
-        live = self.sv.registry.get(table_id)
-        row: dict[str, Any] = plain(live.summary())
-        row.update(private=live.spec.private, bot_seats=live.spec.bots)
-        return row
+        """The table's lobby row, :meth:`LiveTable.info`."""
+        return self.sv.registry.get(table_id).info()
 
     @property
     def ip(self) -> str:
