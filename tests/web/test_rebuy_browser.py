@@ -203,6 +203,10 @@ def _busted_and_rebuys(server: Server, page: Any, table_id: str, uid: int, artif
     moved = _reload_transfers(server, table_id, uid)
     assert moved == [{user_account(uid).key: -50, escrow_account(table_id, uid).key: 50}]
     assert not page.is_visible("#sit-dialog[open]")
-    # the offer is answered: the table no longer waits for this player (multi-table tabs)
+    # the offer is answered: the table no longer waits for this player (multi-table tabs);
+    # with the stack back the next hand may already have started and be this player's turn,
+    # so the check leaves the turn out and looks at the offer alone
     assert state(page, "s.reload") is None
-    assert not page.evaluate("window.__croupier.multi.needs(window.__croupier.table.state)")
+    assert not page.evaluate(
+        "window.__croupier.multi.needs({...window.__croupier.table.state, legal: null})"
+    )
