@@ -6,7 +6,9 @@ seat. On its ``turn`` (the frame with its ``view``) it waits ``delay`` seconds a
 (facing a bet: call 85 %, fold 15 %; otherwise check 85 %, bet the minimum 15 %), so a
 table sees about one action per second. When the ``acted`` event of that action reaches
 each of the five other players, the time since it was sent is one latency sample. Every
-event's version is checked against the previous one (a gap is counted).
+event's version is checked against the previous one (a gap is counted). Clients say hello
+with ``lines`` (several messages per frame, one per line, as the browser does) unless
+``lines`` is off (one message per frame, to compare).
 
 With ``watchers`` > 0 (a room of several processes sharing Redis, server/bus.py), each
 table also gets that many guest spectators connected to *another* process (``watch_url``),
@@ -62,6 +64,7 @@ class _Player:
     seen: int = 0
     ids: int = 0
     watcher: bool = False
+    backlog: list[dict[str, Any]] = field(default_factory=list)
 
 
 class Worker:
@@ -73,8 +76,10 @@ class Worker:
         seed: int,
         watch_url: str = "",
         watchers: int = 0,
+        lines: bool = True,
     ) -> None:
         self.url = url
+        self.lines = lines
         self.watch_url = watch_url
         self.watchers = watchers if watch_url else 0
         self.relay_samples: list[float] = []
@@ -100,10 +105,10 @@ class Worker:
 
     async def _join(self, p: _Player, timeout: float) -> bool:
         ws = p.ws = await self._connect(self.url, timeout)
-        await ws.send(json.dumps({"type": "hello", "token": p.token}))
+        await ws.send(json.dumps({"type": "hello", "token": p.token, "lines": self.lines}))
         buy_in = 0
         while True:
-            msg = json.loads(await ws.recv())
+            msg = await _next(p)
             kind = msg.get("type")
             if kind == "welcome":
                 p.pid = str(msg["account_id"])
@@ -135,9 +140,9 @@ class Worker:
     async def _watch(self, p: _Player, timeout: float) -> bool:
         """A guest spectator of ``p.table_id`` at the other process (relayed)."""
         ws = p.ws = await self._connect(self.watch_url, timeout)
-        await ws.send(json.dumps({"type": "hello", "token": None}))
+        await ws.send(json.dumps({"type": "hello", "token": None, "lines": self.lines}))
         while True:
-            msg = json.loads(await ws.recv())
+            msg = await _next(p)
             kind = msg.get("type")
             if kind == "welcome":
                 await ws.send(json.dumps({"type": "subscribe", "table_id": p.table_id}))
@@ -175,11 +180,13 @@ class Worker:
     async def _play(self, p: _Player) -> None:
         assert p.ws is not None
         with contextlib.suppress(Exception):
+            while p.backlog:  # what came in the frame that ended the set-up
+                self._message(p, p.backlog.pop(0))
             async for raw in p.ws:
-                self._frame(p, raw)
+                for line in raw.splitlines() if isinstance(raw, str) else (raw,):
+                    self._message(p, json.loads(line))
 
-    def _frame(self, p: _Player, raw: str | bytes) -> None:
-        msg = json.loads(raw)
+    def _message(self, p: _Player, msg: dict[str, Any]) -> None:
         kind = msg.get("type")
         c = self.counters
         if self.measuring:
@@ -285,6 +292,18 @@ class Worker:
             t.cancel()
 
 
+async def _next(p: _Player) -> dict[str, Any]:
+    """The next message of ``p``'s socket (a frame may hold several, one per line: the rest
+    wait in ``p.backlog``)."""
+    assert p.ws is not None
+    while not p.backlog:
+        raw = await p.ws.recv()
+        p.backlog = [
+            json.loads(line) for line in (raw.splitlines() if isinstance(raw, str) else (raw,))
+        ]
+    return p.backlog.pop(0)
+
+
 def _quiet(task: asyncio.Future[Any]) -> None:
     if not task.cancelled():
         task.exception()
@@ -322,6 +341,7 @@ def worker_main(
     timeout: float,
     watch_url: str = "",
     watchers: int = 0,
+    lines: bool = True,
 ) -> None:
     """Entry point of a client process."""
     import logging
@@ -331,7 +351,7 @@ def worker_main(
 
     async def main() -> None:
         nonlocal worker
-        worker = Worker(url, tables, delay, seed, watch_url, watchers)
+        worker = Worker(url, tables, delay, seed, watch_url, watchers, lines)
         await _serve(conn, worker, timeout)
 
     with contextlib.suppress(KeyboardInterrupt):

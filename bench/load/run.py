@@ -194,6 +194,7 @@ def run_step(
     redis: str = "",
     watchers: int = 0,
     local: bool = False,
+    lines: bool = True,
 ) -> Row:
     """Measure one server (``croupier`` or ``baseline``) at ``tables`` tables; with
     ``nodes`` > 1, croupier as a room of that many processes on the one database, each
@@ -233,6 +234,7 @@ def run_step(
                         setup_timeout,
                         watch_url,
                         watchers,
+                        lines,
                     ),
                     daemon=True,
                 )
@@ -303,8 +305,11 @@ def run_step(
     actions = sum(st["actions"] for st in stats)
     wall = max(float(report["wall"]), 1e-9)
     frames = sum(st["frames"] for st in stats)
+    label = f"{mode} ({len(names)} processes)" if names else mode
+    if mode == "croupier" and not lines:
+        label += ", one message per frame"
     return Row(
-        mode=f"{mode} ({len(names)} processes)" if names else mode,
+        mode=label,
         tables=tables,
         players=tables * 6,
         seated=seated,
@@ -373,7 +378,7 @@ def ratio_line(base: Row, cro: Row) -> str:
     cpu = cro.cpu_ms_per_action / base.cpu_ms_per_action if base.cpu_ms_per_action else math.nan
     p99 = cro.latency.p99 / base.latency.p99 if base.latency.p99 else math.nan
     return (
-        f"  ratio croupier / baseline at {cro.tables:,} tables: CPU per action {cpu:.1f}×, "
+        f"  ratio {cro.mode} / baseline at {cro.tables:,} tables: CPU per action {cpu:.1f}×, "
         f"p99 {p99:.1f}×"
     )
 
@@ -411,6 +416,13 @@ def main(argv: list[str] | None = None) -> list[Row]:
         type=int,
         default=0,
         help="guest watchers per table on the process serving it (to compare with relayed ones)",
+    )
+    ap.add_argument(
+        "--frames",
+        choices=("lines", "single", "both"),
+        default="lines",
+        help="croupier's clients ask for several messages per frame (lines, as the browser"
+        " does), one per frame (single), or both one after the other",
     )
     ap.add_argument("--json", type=Path, default=None, help="also write the rows as JSON")
     ap.add_argument(
@@ -462,12 +474,18 @@ def main(argv: list[str] | None = None) -> list[Row]:
         for n, tables in enumerate(steps):
             procs = args.processes or max(1, min(4, math.ceil(tables / 150)))
             pair: dict[str, Row] = {}
-            for mode in ("baseline", "croupier"):
+            runs = [("baseline", True)] + [
+                ("croupier", lines)
+                for lines in (False, True)
+                if args.frames == "both" or (args.frames == "lines") == lines
+            ]
+            for mode, lines in runs:
                 if args.only and mode != args.only:
                     continue
                 row = run_step(
                     mode,
                     tables,
+                    lines=lines,
                     db=db,
                     tokens=tokens if mode == "croupier" else base_tokens,
                     window=window,
@@ -484,13 +502,15 @@ def main(argv: list[str] | None = None) -> list[Row]:
                         else None
                     ),
                 )
-                pair[mode] = row
+                pair[mode if lines else "single"] = row
                 rows.append(row)
                 print(format_row(row), flush=True)
                 if row.relay is not None:
                     print(relay_line(row), flush=True)
-            if len(pair) == 2:
-                print(ratio_line(pair["baseline"], pair["croupier"]), flush=True)
+            if "baseline" in pair:
+                for key in ("single", "croupier"):
+                    if key in pair:
+                        print(ratio_line(pair["baseline"], pair[key]), flush=True)
         if args.json is not None:
             args.json.write_text(json.dumps([asdict(r) for r in rows], indent=1))
         return rows

@@ -113,6 +113,7 @@ async def metrics(request: Request) -> Response:
         f"croupier_messages_in_total {m.messages_in}",
         f"croupier_messages_refused_total {m.messages_refused}",
         f"croupier_frames_out_total {m.frames_out}",
+        f"croupier_messages_out_total {m.messages_out}",
         f"croupier_http_requests_total {m.http_requests}",
         f"croupier_tables {len(reg.tables)}",
         f"croupier_tables_alive {sum(1 for t in reg.tables.values() if t.actor.alive)}",

@@ -36,6 +36,7 @@ class Metrics:
     messages_in: int = 0
     messages_refused: int = 0
     frames_out: int = 0
+    messages_out: int = 0
     http_requests: int = 0
 
 

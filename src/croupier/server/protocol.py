@@ -103,6 +103,9 @@ class Hello(_Msg):
     type: Literal["hello"]
     token: Annotated[str, StringConstraints(max_length=256)] | None = None
     client: Annotated[str, StringConstraints(max_length=64)] = ""
+    lines: bool = False
+    """Several messages per frame, one per line (JSON text never holds a raw newline): the
+    messages queued for the socket when it is written go in one frame, one system call."""
 
 
 class Ping(_Msg):

@@ -47,6 +47,10 @@ HELLO_SECONDS = 10.0
 MAX_PROTOCOL_ERRORS = 20
 FLOOD_REFUSALS = 50
 MAX_QUEUE = 5000
+LINES_MAX_MESSAGES = 64
+"""At most this many messages in one frame of a ``lines`` connection…"""
+LINES_MAX_CHARS = 32_768
+"""…and no more added once the frame holds this many characters."""
 
 _Close = tuple[int, str]
 
@@ -71,6 +75,7 @@ class WsSession:
         self.bad = 0
         self.closing = False
         self.replaced = False
+        self.lines = False
 
     @staticmethod
     def _now() -> float:
@@ -134,17 +139,41 @@ class WsSession:
             writer.cancel()
 
     async def _writer(self) -> None:
+        """Write the queued messages in order: one frame each, or on a ``lines`` connection
+        every message already queued (up to ``LINES_MAX_*``) in one frame, one per line."""
+        out = self.out
+        metrics = self.sv.hub.metrics
         while True:
-            item = await self.out.get()
-            if isinstance(item, tuple):
+            item = await out.get()
+            close = item if isinstance(item, tuple) else None
+            texts: list[str] = []
+            if close is None:
+                texts.append(item if isinstance(item, str) else dumps(item))
+                size = len(texts[0])
+                while (
+                    self.lines
+                    and not out.empty()
+                    and len(texts) < LINES_MAX_MESSAGES
+                    and size < LINES_MAX_CHARS
+                ):
+                    more = out.get_nowait()
+                    if isinstance(more, tuple):
+                        close = more
+                        break
+                    text = more if isinstance(more, str) else dumps(more)
+                    texts.append(text)
+                    size += len(text)
+            if texts:
+                try:
+                    await self.ws.send_text(texts[0] if len(texts) == 1 else "\n".join(texts))
+                except Exception:
+                    return
+                metrics.frames_out += 1
+                metrics.messages_out += len(texts)
+            if close is not None:
                 with contextlib.suppress(Exception):
-                    await self.ws.close(code=item[0], reason=item[1])
+                    await self.ws.close(code=close[0], reason=close[1])
                 return
-            try:
-                await self.ws.send_text(item if isinstance(item, str) else dumps(item))
-            except Exception:
-                return
-            self.sv.hub.metrics.frames_out += 1
 
     async def _cleanup(self) -> None:
         self.sv.hub.remove(self)
@@ -220,6 +249,7 @@ class WsSession:
     # -- messages ------------------------------------------------------------------------
 
     async def _hello(self, msg: P.Hello) -> None:
+        self.lines = msg.lines
         token = msg.token or self.ws.cookies.get(self.sv.cookie_name) or None
         if token:
             try:
@@ -238,7 +268,15 @@ class WsSession:
         else:
             self.guest = Guest.new()
             who = {"account_id": None, "name": self.guest.name, "guest": True}
-        self.send({"type": "welcome", **who, "server": "croupier", "protocol": 1})
+        self.send(
+            {
+                "type": "welcome",
+                **who,
+                "server": "croupier",
+                "protocol": 1,
+                "lines": self.lines,
+            }
+        )
 
     async def _dispatch(self, msg: Any) -> None:
         if isinstance(msg, P.Hello):

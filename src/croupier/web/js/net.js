@@ -51,33 +51,12 @@ export class Connection extends EventTarget {
     }
     this.ws = ws;
     ws.addEventListener("open", () => {
-      ws.send(JSON.stringify({ type: "hello", client: "croupier-web/1" }));
+      // lines: the server may put several messages in one frame, one per line
+      ws.send(JSON.stringify({ type: "hello", client: "croupier-web/1", lines: true }));
     });
     ws.addEventListener("message", (ev) => {
-      let msg;
-      try {
-        msg = JSON.parse(ev.data);
-      } catch {
-        return;
-      }
-      if (msg.type === "welcome") {
-        this.attempt = 0;
-        this.welcome = msg;
-        this._setStatus("open");
-      }
-      if (msg.type === "ack" && this.pending.has(msg.id)) {
-        const p = this.pending.get(msg.id);
-        this.pending.delete(msg.id);
-        clearTimeout(p.timer);
-        p.resolve(msg);
-      }
-      if (msg.type === "error" && msg.id && this.pending.has(msg.id)) {
-        const p = this.pending.get(msg.id);
-        this.pending.delete(msg.id);
-        clearTimeout(p.timer);
-        p.resolve({ type: "ack", id: msg.id, accepted: false, code: msg.code, message: msg.message });
-      }
-      this.dispatchEvent(new CustomEvent("message", { detail: msg }));
+      if (typeof ev.data !== "string") return;
+      for (const line of ev.data.split("\n")) this._receive(line);
     });
     ws.addEventListener("close", (ev) => {
       if (this.ws !== ws) return;
@@ -95,6 +74,34 @@ export class Connection extends EventTarget {
         this._schedule();
       }
     });
+  }
+
+  /** One message from the server (one line of a frame). */
+  _receive(text) {
+    let msg;
+    try {
+      msg = JSON.parse(text);
+    } catch {
+      return;
+    }
+    if (msg.type === "welcome") {
+      this.attempt = 0;
+      this.welcome = msg;
+      this._setStatus("open");
+    }
+    if (msg.type === "ack" && this.pending.has(msg.id)) {
+      const p = this.pending.get(msg.id);
+      this.pending.delete(msg.id);
+      clearTimeout(p.timer);
+      p.resolve(msg);
+    }
+    if (msg.type === "error" && msg.id && this.pending.has(msg.id)) {
+      const p = this.pending.get(msg.id);
+      this.pending.delete(msg.id);
+      clearTimeout(p.timer);
+      p.resolve({ type: "ack", id: msg.id, accepted: false, code: msg.code, message: msg.message });
+    }
+    this.dispatchEvent(new CustomEvent("message", { detail: msg }));
   }
 
   _schedule() {

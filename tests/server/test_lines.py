@@ -1,0 +1,103 @@
+"""Several messages per frame (``hello`` with ``lines``): what a socket has queued when it is
+written goes in one frame, one message per line, in order; without ``lines`` every frame is
+one message (docs/protocol.md)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from websockets.asyncio.client import connect
+
+from tests.server.live import ORIGIN, LiveServer, fast_settings, running
+
+TABLE = "nlhe-1-2"
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    path: Path = tmp_path_factory.mktemp("lines") / "db.sqlite3"
+    with running(fast_settings(f"sqlite:///{path}")) as srv:
+        yield srv
+
+
+def _metric(srv: LiveServer, name: str) -> int:
+    text = httpx.get(srv.url + "/metrics").text
+    return int(next(line.split()[1] for line in text.splitlines() if line.split()[0] == name))
+
+
+async def _watch(srv: LiveServer, hello: dict[str, Any], seconds: float) -> list[str]:
+    """The raw frames a guest watching the bots' table receives in ``seconds``."""
+    frames: list[str] = []
+    async with connect(srv.ws_url, origin=ORIGIN) as ws:  # type: ignore[arg-type]
+        await ws.send(json.dumps(hello))
+        await ws.send(json.dumps({"type": "subscribe", "table_id": TABLE}))
+        loop = asyncio.get_running_loop()
+        end = loop.time() + seconds
+        while (left := end - loop.time()) > 0:
+            try:
+                raw = await asyncio.wait_for(ws.recv(), left)
+            except TimeoutError:
+                break
+            assert isinstance(raw, str)
+            frames.append(raw)
+    return frames
+
+
+def _versions(messages: list[dict[str, Any]]) -> list[int]:
+    return [int(m["version"]) for m in messages if m["type"] == "event"]
+
+
+def test_lines_put_a_sockets_queued_messages_in_one_frame_in_order(server: LiveServer) -> None:
+    """R-FAIR-1: with ``lines`` the bots' hands reach a watcher with frames of several
+    messages, each line one JSON message, the table's versions consecutive across lines and
+    frames (nothing lost, repeated or reordered); the server counts fewer frames than
+    messages."""
+    frames0 = _metric(server, "croupier_frames_out_total")
+    messages0 = _metric(server, "croupier_messages_out_total")
+    frames = asyncio.run(_watch(server, {"type": "hello", "lines": True}, 4.0))
+    messages = [json.loads(line) for raw in frames for line in raw.split("\n")]
+    assert messages[0]["type"] == "welcome" and messages[0]["lines"] is True
+    assert any("\n" in raw for raw in frames), "no frame held more than one message"
+    versions = _versions(messages)
+    assert len(versions) > 20, "the bots played too little to judge"
+    assert versions == list(range(versions[0], versions[0] + len(versions)))
+    sent_frames = _metric(server, "croupier_frames_out_total") - frames0
+    sent_messages = _metric(server, "croupier_messages_out_total") - messages0
+    assert sent_frames < sent_messages
+
+
+def test_without_lines_every_frame_is_one_message(server: LiveServer) -> None:
+    """R-FAIR-1: a client that does not ask for ``lines`` (every older client) gets one JSON
+    message per frame, versions consecutive."""
+    frames = asyncio.run(_watch(server, {"type": "hello"}, 3.0))
+    assert all("\n" not in raw for raw in frames)
+    messages = [json.loads(raw) for raw in frames]
+    assert messages[0]["type"] == "welcome" and messages[0]["lines"] is False
+    versions = _versions(messages)
+    assert len(versions) > 10
+    assert versions == list(range(versions[0], versions[0] + len(versions)))
+
+
+def test_a_bad_lines_value_is_refused_and_hello_can_follow(server: LiveServer) -> None:
+    """A ``lines`` that is not a boolean is refused with ``invalid`` (strict: "yes" and 1
+    are not true); the connection waits for a proper hello."""
+
+    async def go() -> list[dict[str, Any]]:
+        async with connect(server.ws_url, origin=ORIGIN) as ws:  # type: ignore[arg-type]
+            got = []
+            for bad in ("yes", 1, None):
+                await ws.send(json.dumps({"type": "hello", "lines": bad}))
+                got.append(json.loads(await asyncio.wait_for(ws.recv(), 10)))
+            await ws.send(json.dumps({"type": "hello", "lines": True}))
+            got.append(json.loads(await asyncio.wait_for(ws.recv(), 10)))
+            return got
+
+    *refusals, welcome = asyncio.run(go())
+    assert [r["code"] for r in refusals] == ["invalid"] * 3
+    assert all(r["message"].startswith("lines:") for r in refusals)
+    assert welcome["type"] == "welcome" and welcome["lines"] is True
