@@ -107,6 +107,7 @@ class Worker:
         ws = p.ws = await self._connect(self.url, timeout)
         await ws.send(json.dumps({"type": "hello", "token": p.token, "lines": self.lines}))
         buy_in = 0
+        early: list[dict[str, Any]] = []  # the table's events before the sit was answered
         while True:
             msg = await _next(p)
             kind = msg.get("type")
@@ -131,11 +132,15 @@ class Worker:
             elif kind == "ack" and msg.get("id") == "sit":
                 if not msg["accepted"]:
                     raise RuntimeError(f"sit refused: {msg.get('code')}")
+                # played once the set-up is over: the hand may have begun before the sit's
+                # answer, with this player's turn in it (a turn dropped here was a decision
+                # timed out 30 s later, counted as a timeout in earlier runs)
+                p.backlog[:0] = early
                 return True
             elif kind == "error":
                 raise RuntimeError(f"{msg.get('code')}: {msg.get('message')}")
             elif kind == "event":
-                p.last_version = int(msg["version"])
+                early.append(msg)
 
     async def _watch(self, p: _Player, timeout: float) -> bool:
         """A guest spectator of ``p.table_id`` at the other process (relayed)."""
@@ -231,6 +236,8 @@ class Worker:
                     )
             elif etype == "timed_out" and self.measuring:
                 c.timeouts += 1
+                why = f"timed out: {ev.get('reason')} ({ev.get('action')})"
+                c.codes[why] = c.codes.get(why, 0) + 1
         elif kind == "ack" and self.measuring and not msg.get("accepted"):
             c.refused += 1
             code = str(msg.get("code"))

@@ -11,6 +11,7 @@ import asyncio
 import gc
 import os
 import time
+from collections.abc import Callable
 from typing import Any
 
 __all__ = ["Probe", "rss_bytes"]
@@ -40,6 +41,10 @@ class Probe:
         self._cpu0 = time.process_time()
         self._wall0 = time.monotonic()
         self._rss0 = rss_bytes()
+        self.counters: Callable[[], dict[str, int]] = dict
+        """The server's own counters (croupier: frames and messages sent), reported as
+        their growth since the last reset."""
+        self._counters0: dict[str, int] = {}
         gc.callbacks.append(self._on_gc)
 
     def _on_gc(self, phase: str, info: dict[str, Any]) -> None:
@@ -64,6 +69,7 @@ class Probe:
         self._cpu0 = time.process_time()
         self._wall0 = time.monotonic()
         self._rss0 = rss_bytes()
+        self._counters0 = self.counters()
 
     def report(self) -> dict[str, Any]:
         """Figures since the last :meth:`reset` (called from another thread: copies only)."""
@@ -84,4 +90,5 @@ class Probe:
             "gc_max": max((d for _, d in gcs), default=0.0),
             "gc_total": sum(d for _, d in gcs),
             "gc_objects": len(gc.get_objects()) if os.environ.get("LOAD_COUNT_OBJECTS") else 0,
+            **{k: v - self._counters0.get(k, 0) for k, v in self.counters().items()},
         }

@@ -23,7 +23,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -69,6 +69,13 @@ class Row:
     relay_frames: int = 0
     relay_local: bool = False
     """Whether those watchers were on the serving process itself (``--local-watchers``)."""
+    codes: dict[str, int] = field(default_factory=dict)
+    """Refusals by code and timeouts by reason, as the clients saw them (a timeout is seen
+    by each of the table's six clients)."""
+    frames_out: int = 0
+    """WebSocket frames croupier sent in the window (0 for the baseline)…"""
+    messages_out: int = 0
+    """…holding this many messages (several per frame for clients that ask for lines)."""
     clients_cpu_pct: float = 0.0
     """The load generator's own CPU in the window (its client processes, one core = 100 %):
     it shares the machine's cores with the server under test."""
@@ -171,7 +178,17 @@ def _combined(reports: list[dict[str, Any]]) -> dict[str, Any]:
         "lag_max": max(float(r["lag_max"]) for r in reports),
         "gc_max": max(float(r["gc_max"]) for r in reports),
         "gc_full": sum(int(r["gc_full"]) for r in reports),
+        "frames_out": sum(int(r.get("frames_out", 0)) for r in reports),
+        "messages_out": sum(int(r.get("messages_out", 0)) for r in reports),
     }
+
+
+def _summed(counts: Any) -> dict[str, int]:
+    total: dict[str, int] = {}
+    for each in counts:
+        for k, v in each.items():
+            total[k] = total.get(k, 0) + int(v)
+    return dict(sorted(total.items(), key=lambda kv: -kv[1]))
 
 
 def _split(items: list[Assignment], n: int) -> list[list[Assignment]]:
@@ -336,6 +353,9 @@ def run_step(
         relay_local=local,
         relay_gaps=sum(st["relay_gaps"] for st in stats),
         relay_frames=sum(st["relay_frames"] for st in stats),
+        frames_out=int(report.get("frames_out", 0)),
+        messages_out=int(report.get("messages_out", 0)),
+        codes=_summed(st.get("codes", {}) for st in stats),
         clients_cpu_pct=100.0 * sum(float(st.get("cpu", 0.0)) for st in stats) / wall,
     )
 
@@ -354,6 +374,18 @@ def format_row(r: Row) -> str:
         + f" | {r.cpu_pct:.0f} % | {r.cpu_ms_per_action:.2f} | {r.rss_start_mb:.0f} → {r.rss_mb:.0f} | "
         f"{r.lag_p99_ms:.0f} / {r.lag_max_ms:.0f} ms | {r.gc_max_ms:.0f} ms ({r.gc_full}) | "
         f"{r.timeouts} / {r.refused} / {r.gaps} | {r.clients_cpu_pct:.0f} % |"
+    )
+
+
+def frames_line(r: Row) -> str:
+    """What croupier sent in ``r``'s window: frames, messages, per action."""
+    if not r.frames_out:
+        return ""
+    actions = max(1.0, r.actions_per_s * r.window)
+    return (
+        f"  sent {r.frames_out:,} frames holding {r.messages_out:,} messages: "
+        f"{r.messages_out / r.frames_out:.2f} messages per frame, "
+        f"{r.frames_out / actions:.1f} frames per action"
     )
 
 
@@ -505,6 +537,10 @@ def main(argv: list[str] | None = None) -> list[Row]:
                 pair[mode if lines else "single"] = row
                 rows.append(row)
                 print(format_row(row), flush=True)
+                if row.frames_out:
+                    print(frames_line(row), flush=True)
+                if row.codes:
+                    print("  " + ", ".join(f"{k}: {v}" for k, v in row.codes.items()), flush=True)
                 if row.relay is not None:
                     print(relay_line(row), flush=True)
             if "baseline" in pair:

@@ -69,6 +69,11 @@ def _croupier_app(
                 from croupier.server.gctune import tune_gc
 
                 tune_gc()
+            metrics = a.state.services.hub.metrics
+            probe.counters = lambda: {
+                "frames_out": metrics.frames_out,
+                "messages_out": metrics.messages_out,
+            }
             probe.start()
             yield
 
