@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import gc
 import os
+import threading
 import time
 from collections.abc import Callable
 from typing import Any
@@ -36,7 +37,11 @@ class Probe:
     def __init__(self) -> None:
         self.lags: list[float] = []
         self.gcs: list[tuple[int, float]] = []
+        self.loop_gcs: list[float] = []
+        """The pauses of the collections run by the event loop's thread (the others ran on
+        a store or archive thread: they stop the loop only while they hold the GIL)."""
         self._gc_start = 0.0
+        self._main = threading.main_thread().ident
         self._task: asyncio.Task[None] | None = None
         self._cpu0 = time.process_time()
         self._wall0 = time.monotonic()
@@ -51,7 +56,10 @@ class Probe:
         if phase == "start":
             self._gc_start = time.perf_counter()
         else:
-            self.gcs.append((int(info.get("generation", -1)), time.perf_counter() - self._gc_start))
+            took = time.perf_counter() - self._gc_start
+            self.gcs.append((int(info.get("generation", -1)), took))
+            if threading.get_ident() == self._main:
+                self.loop_gcs.append(took)
 
     def start(self) -> None:
         self._task = asyncio.get_running_loop().create_task(self._lag_loop())
@@ -66,6 +74,7 @@ class Probe:
     def reset(self) -> None:
         self.lags = []
         self.gcs = []
+        self.loop_gcs = []
         self._cpu0 = time.process_time()
         self._wall0 = time.monotonic()
         self._rss0 = rss_bytes()
@@ -88,6 +97,7 @@ class Probe:
             "gc_count": len(gcs),
             "gc_full": sum(1 for g, _ in gcs if g == 2),
             "gc_max": max((d for _, d in gcs), default=0.0),
+            "gc_max_loop": max(self.loop_gcs, default=0.0),
             "gc_total": sum(d for _, d in gcs),
             "gc_objects": len(gc.get_objects()) if os.environ.get("LOAD_COUNT_OBJECTS") else 0,
             **{k: v - self._counters0.get(k, 0) for k, v in self.counters().items()},

@@ -69,6 +69,9 @@ class Row:
     relay_frames: int = 0
     relay_local: bool = False
     """Whether those watchers were on the serving process itself (``--local-watchers``)."""
+    gc_max_loop_ms: float = 0.0
+    """The longest collection run by the event loop's thread (``gc_max_ms``: any thread's)."""
+    gc_count: int = 0
     codes: dict[str, int] = field(default_factory=dict)
     """Refusals by code and timeouts by reason, as the clients saw them (a timeout is seen
     by each of the table's six clients)."""
@@ -177,6 +180,8 @@ def _combined(reports: list[dict[str, Any]]) -> dict[str, Any]:
         "lag_p99": max(float(r["lag_p99"]) for r in reports),
         "lag_max": max(float(r["lag_max"]) for r in reports),
         "gc_max": max(float(r["gc_max"]) for r in reports),
+        "gc_max_loop": max(float(r.get("gc_max_loop", 0.0)) for r in reports),
+        "gc_count": sum(int(r.get("gc_count", 0)) for r in reports),
         "gc_full": sum(int(r["gc_full"]) for r in reports),
         "frames_out": sum(int(r.get("frames_out", 0)) for r in reports),
         "messages_out": sum(int(r.get("messages_out", 0)) for r in reports),
@@ -340,6 +345,8 @@ def run_step(
         lag_p99_ms=1000.0 * float(report["lag_p99"]),
         lag_max_ms=1000.0 * float(report["lag_max"]),
         gc_max_ms=1000.0 * float(report["gc_max"]),
+        gc_max_loop_ms=1000.0 * float(report.get("gc_max_loop", 0.0)),
+        gc_count=int(report.get("gc_count", 0)),
         gc_full=int(report["gc_full"]),
         timeouts=sum(st["timeouts"] for st in stats),
         refused=sum(st["refused"] for st in stats),
@@ -492,6 +499,11 @@ def main(argv: list[str] | None = None) -> list[Row]:
         ap.error("--relay-watchers needs --redis")
     if not 0 <= args.relay_watchers <= 10 or not 0 <= args.local_watchers <= 10:
         ap.error("--relay-watchers, --local-watchers: 0 to 10")
+    if args.frames == "both" and args.nodes > 1:
+        # the second room would take over the first one's tables (their leases in the database)
+        ap.error(
+            "--frames both runs one process: run --frames single and lines one after the other"
+        )
     if args.relay_watchers and args.local_watchers:
         ap.error("--relay-watchers or --local-watchers, not both")
     with tempfile.TemporaryDirectory(prefix="croupier-load-") as tmp:
@@ -539,6 +551,11 @@ def main(argv: list[str] | None = None) -> list[Row]:
                 print(format_row(row), flush=True)
                 if row.frames_out:
                     print(frames_line(row), flush=True)
+                print(
+                    f"  {row.gc_count:,} collections, the longest {row.gc_max_ms:.0f} ms, "
+                    f"the longest on the event loop's thread {row.gc_max_loop_ms:.0f} ms",
+                    flush=True,
+                )
                 if row.codes:
                     print("  " + ", ".join(f"{k}: {v}" for k, v in row.codes.items()), flush=True)
                 if row.relay is not None:
