@@ -185,11 +185,8 @@ class Worker:
     async def _play(self, p: _Player) -> None:
         assert p.ws is not None
         with contextlib.suppress(Exception):
-            while p.backlog:  # what came in the frame that ended the set-up
-                self._message(p, p.backlog.pop(0))
-            async for raw in p.ws:
-                for line in raw.splitlines() if isinstance(raw, str) else (raw,):
-                    self._message(p, json.loads(line))
+            while True:  # first what came with the set-up's last frame (``p.backlog``)
+                self._message(p, await _next(p))
 
     def _message(self, p: _Player, msg: dict[str, Any]) -> None:
         kind = msg.get("type")
@@ -301,12 +298,12 @@ class Worker:
 
 async def _next(p: _Player) -> dict[str, Any]:
     """The next message of ``p``'s socket (a frame may hold several, one per line: the rest
-    wait in ``p.backlog``)."""
+    wait in ``p.backlog``; split on "\n" alone, as JSON text may hold U+2028)."""
     assert p.ws is not None
     while not p.backlog:
         raw = await p.ws.recv()
         p.backlog = [
-            json.loads(line) for line in (raw.splitlines() if isinstance(raw, str) else (raw,))
+            json.loads(line) for line in (raw.split("\n") if isinstance(raw, str) else (raw,))
         ]
     return p.backlog.pop(0)
 

@@ -55,6 +55,11 @@ LINES_MAX_CHARS = 32_768
 _Close = tuple[int, str]
 
 
+def _text(message: dict[str, Any] | str) -> str:
+    """A queued message as JSON text (a ``str`` is already encoded)."""
+    return message if isinstance(message, str) else dumps(message)
+
+
 class WsSession:
     """The server side of one connection (one per socket)."""
 
@@ -147,8 +152,8 @@ class WsSession:
             item = await out.get()
             close = item if isinstance(item, tuple) else None
             texts: list[str] = []
-            if close is None:
-                texts.append(item if isinstance(item, str) else dumps(item))
+            if not isinstance(item, tuple):
+                texts.append(_text(item))
                 size = len(texts[0])
                 while (
                     self.lines
@@ -160,7 +165,7 @@ class WsSession:
                     if isinstance(more, tuple):
                         close = more
                         break
-                    text = more if isinstance(more, str) else dumps(more)
+                    text = _text(more)
                     texts.append(text)
                     size += len(text)
             if texts:
