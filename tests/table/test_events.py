@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import asyncio
+import gc
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -60,6 +61,48 @@ def test_catch_up_after_version_or_snapshot_when_too_old() -> None:
         assert isinstance(h.table.catch_up("ann", h.table.version, epoch=5), TableSnapshot)
         stream = h.actor.subscribe("bob", since=h.table.version - 1)
         assert isinstance(stream.initial, list) and len(stream.initial) == 1
+
+    run(body)
+
+
+def test_catch_up_replays_what_was_delivered_and_keeps_no_live_objects() -> None:
+    """R-TIME-3: a reconnecting player's catch-up from the kept history is exactly what a
+    connected one was sent (its own cards, the current turn with its legal actions, earlier
+    turns without them); the history and the kept answers hold no object the garbage
+    collector has to scan (docs/benchmarks.md, "The history kept as bytes")."""
+
+    async def body() -> None:
+        h = await Harness.create(history=64)
+        ann = h.actor.subscribe("ann")
+        await h.sit("ann")
+        await h.sit("bob")
+        await h.next_hand()
+        start = h.table.version
+        ann.drain()
+        # play until ann is to act again, a few streets in: her latest turn has its view
+        while (who := h.to_act()) is not None and (h.table.version - start < 8 or who != "ann"):
+            assert (await h.act(who, "call")).accepted or (await h.act(who, "check")).accepted
+        assert h.to_act() == "ann"
+        live = ann.drain()
+        caught = h.table.catch_up("ann", start)
+        assert isinstance(caught, list)
+        latest_turn = max(e.version for e in live if isinstance(e.data, Turn))
+        assert next(e for e in caught if e.version == latest_turn).data.view is not None
+        for sent, again in zip(live, caught, strict=True):
+            if isinstance(sent.data, Turn) and sent.version != latest_turn:
+                # an older turn is kept without its view: nobody can answer it any more
+                assert isinstance(again.data, Turn) and again.data.view is None
+                assert again.data.player_id == sent.data.player_id
+            else:
+                assert again == sent
+        assert [e.version for e in h.table.history] == list(
+            range(h.table.version - len(h.table.history) + 1, h.table.version + 1)
+        )
+        gc.collect()
+        kept = h.table.log._kept
+        assert len(kept) == len(h.table.history) and not any(map(gc.is_tracked, kept))
+        answers = list(h.table._answers.values())
+        assert answers and not any(gc.is_tracked(a) for a in answers if a[-1] is None)
 
     run(body)
 

@@ -147,7 +147,9 @@ class TableActor(MailboxActor[Message, CommandResult]):
         try:
             return table.handle(msg)
         except seatcmds.NeedsFunding as need:
-            ask = need
+            # without its traceback: kept past the except, it would make a cycle
+            # (exception → traceback → this frame → exception) for the collector to find
+            ask = need.with_traceback(None)
         finally:
             if table.funding == seatcmds.ASK_FUNDING:
                 table.funding = None

@@ -5,9 +5,11 @@ subscriber redacted for them (:func:`~croupier.table.events.for_audience`). Reda
 once per *audience* (an engine position, a spectator, the player to act), not once per
 subscriber, so subscribers of one audience share one object (and the edge encodes it once).
 
-The history keeps each event once; a ``turn``'s private ``view`` (the legal actions, a
-whole table view) is kept only for the latest turn, the one a reconnecting player may
-still answer: older turns are kept without it, so a long history holds no live views.
+The history keeps each event once, pickled: bytes the garbage collector never scans, and
+whose coming and going does not move its young-generation counter (docs/benchmarks.md,
+"The history kept as bytes"). A ``turn``'s private ``view`` (the legal actions, a whole
+table view) is kept only for the latest turn, the one a reconnecting player may still
+answer, as the live object: the history holds every turn without it.
 
 Durability (R-CRASH-1, "nothing is published before it is durable"): when the journal
 writes records in the background (group commit), ``pending`` says which write an event
@@ -31,6 +33,7 @@ once the journal reports that write durable.
 from __future__ import annotations
 
 import logging
+import pickle
 from collections import deque
 from collections.abc import Callable, Hashable
 from dataclasses import replace
@@ -96,7 +99,9 @@ class EventLog:
     def __init__(self, history: int, epoch: int = 0) -> None:
         self.epoch = epoch
         self.version = 0
-        self.history: deque[TableEvent] = deque(maxlen=history)
+        self._versions: deque[int] = deque(maxlen=history)
+        self._kept: deque[bytes] = deque(maxlen=history)
+        """The history: each event's version, and the event pickled (compact)."""
         self.subscribers: list[Subscription] = []
         self.live_turn: TableEvent | None = None
         """The latest ``turn`` with its private view (the history keeps it without)."""
@@ -116,10 +121,9 @@ class EventLog:
         self.version += 1
         event = TableEvent(self.version, self.epoch, hand_no, data, players, to)
         if isinstance(data, Turn) and data.view is not None:
-            if self.live_turn is not None:
-                self._compact_live()
             self.live_turn = event
-        self.history.append(event)
+        self._versions.append(event.version)
+        self._kept.append(pickle.dumps(_compact(event), pickle.HIGHEST_PROTOCOL))
         need = self.pending() if self.pending is not None else 0
         if need or self.held:
             self.held.append((need, event))
@@ -127,18 +131,11 @@ class EventLog:
             self._deliver(event)
         return event
 
-    def _compact_live(self) -> None:
-        """Replace the previous live turn in the history by its copy without the view."""
-        old = self.live_turn
-        assert old is not None
-        hist = self.history
-        # The previous turn is near the end: search backwards.
-        for i in range(len(hist) - 1, -1, -1):
-            if hist[i] is old:
-                hist[i] = _compact(old)
-                break
-            if hist[i].version < old.version:
-                break
+    @property
+    def history(self) -> list[TableEvent]:
+        """The kept events, oldest first (a ``turn`` without its view; decoded: for
+        tests and tools, not the serving path)."""
+        return [pickle.loads(b) for b in self._kept]
 
     def _deliver(self, event: TableEvent) -> None:
         shared: dict[Hashable, TableEvent] = {}
@@ -188,17 +185,19 @@ class EventLog:
         are released)."""
         if since is None or (epoch is not None and epoch != self.epoch) or since > self.version:
             return None
-        oldest = self.history[0].version if self.history else self.version + 1
+        versions = self._versions
+        oldest = versions[0] if versions else self.version + 1
         if since + 1 < oldest:
             return None
         held = self.held[0][1].version if self.held else self.version + 1
         live = self.live_turn
         out = []
-        for e in self.history:
-            if e.version <= since or e.version >= held:
+        for version, kept in zip(versions, self._kept, strict=True):
+            if version <= since or version >= held:
                 continue
-            if live is not None and e.version == live.version:
-                e = live
+            e: TableEvent = (
+                live if live is not None and version == live.version else pickle.loads(kept)
+            )
             if e.to is None or e.to == player_id:
                 out.append(for_audience(e, player_id))
         return out

@@ -115,6 +115,10 @@ table keeps no long tail. (Ten minutes and 1,000 answers made a room's heap grow
 minutes, about 90 MB at 300 tables: docs/benchmarks.md.)"""
 
 
+_Answer = tuple[float, bool, str, str, int, Any]
+"""A kept answer: when it was given, then :class:`CommandResult`'s fields after its id."""
+
+
 class TableCrashed(RuntimeError):
     """Raised by fault injection (tests) to stop a table at a precise point."""
 
@@ -195,7 +199,7 @@ class Table:
         (``seatcmds.stand_up``); ``None``: a stand-up pays at once, here."""
         self.deadline: float | None = None
         self._bank_from: float | None = None
-        self._answers: OrderedDict[str, tuple[float, CommandResult]] = OrderedDict()
+        self._answers: OrderedDict[str, _Answer] = OrderedDict()
         self._tokens = itertools.count(1)
         self._decision_token = 0
         self._decision_timer: TimerHandle | None = None
@@ -307,7 +311,7 @@ class Table:
             return None
         cached = self._answers.get(msg.command_id)
         if cached is not None:
-            return cached[1]
+            return CommandResult(msg.command_id, *cached[1:])
         try:
             data = self._dispatch(msg)
             result = CommandResult(msg.command_id, True, "ok", "", self.version, data)
@@ -322,7 +326,16 @@ class Table:
         ``ANSWERS_SECONDS`` or beyond ``ANSWERS_KEPT``."""
         answers = self._answers
         now = self.clock.now()
-        answers[command_id] = (now, result)
+        # a flat tuple: without ``data`` (most answers) it holds only atoms, which the
+        # garbage collector stops tracking at its first pass
+        answers[command_id] = (
+            now,
+            result.accepted,
+            result.code,
+            result.message,
+            result.version,
+            result.data,
+        )
         while answers and (
             len(answers) > ANSWERS_KEPT or next(iter(answers.values()))[0] < now - ANSWERS_SECONDS
         ):
