@@ -482,6 +482,10 @@ class TableRegistry:
             return
         if job is None:
             return
+        # A cash hand's record is in the job now: the recorder forgets it (kept, 4 hands
+        # per table are 100 engine events more for the collector to scan, per table). A
+        # tournament's is read again with its director's state (tournament_hand).
+        recorded = live.recorder.take(hand_no) if row else live.recorder.hand(hand_no)
         if not self.threaded:  # an in-memory store (tests): no thread to hand it to
             self._run_archive(job, live.table_id, hand_no)
             return
@@ -492,7 +496,6 @@ class TableRegistry:
         self._backlog += 1
         loop = asyncio.get_running_loop()
         fut.add_done_callback(lambda f: _soon(loop, self._archive_done, f))
-        recorded = live.recorder.hand(hand_no)
         for pid in recorded.began.players if recorded is not None else ():
             if pid.isdigit():
                 self._latest_archive[int(pid)] = fut

@@ -87,6 +87,11 @@ class HandRecorder:
                     del self._done[min(self._done)]
                 self._began, self._events = None, []
 
+    @property
+    def kept(self) -> int:
+        """How many complete hands are kept (not yet taken)."""
+        return len(self._done)
+
     def hand(self, hand_no: int) -> RecordedHand | None:
         """The complete record of hand ``hand_no`` (one of the last :attr:`KEEP`)."""
         return self._done.get(hand_no)
