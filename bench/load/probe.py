@@ -12,6 +12,7 @@ import gc
 import os
 import threading
 import time
+from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
@@ -50,16 +51,37 @@ class Probe:
         """The server's own counters (croupier: frames and messages sent), reported as
         their growth since the last reset."""
         self._counters0: dict[str, int] = {}
+        self._census = os.environ.get("LOAD_GC_CENSUS")
+        """A file to append, at the start of each collection, the generation, the number
+        of objects it scans and the 25 most common types among them (a debugging aid:
+        it slows every collection down)."""
         gc.callbacks.append(self._on_gc)
 
     def _on_gc(self, phase: str, info: dict[str, Any]) -> None:
         if phase == "start":
+            if self._census:
+                self._write_census(int(info.get("generation", 0)))
             self._gc_start = time.perf_counter()
         else:
             took = time.perf_counter() - self._gc_start
+            if self._census:
+                with open(self._census, "a") as f:
+                    f.write(
+                        f"  took {1000 * took:.0f} ms, collected {info.get('collected', 0):,}\n"
+                    )
             self.gcs.append((int(info.get("generation", -1)), took))
             if threading.get_ident() == self._main:
                 self.loop_gcs.append(took)
+
+    def _write_census(self, generation: int) -> None:
+        assert self._census is not None
+        scanned = [o for g in range(generation + 1) for o in gc.get_objects(g)]
+        kinds = Counter(type(o).__qualname__ for o in scanned).most_common(25)
+        line = f"gen {generation}: {len(scanned):,} objects: " + ", ".join(
+            f"{k} {n:,}" for k, n in kinds
+        )
+        with open(self._census, "a") as f:
+            f.write(f"{time.monotonic():.1f} {line}\n")
 
     def start(self) -> None:
         self._task = asyncio.get_running_loop().create_task(self._lag_loop())
@@ -98,6 +120,8 @@ class Probe:
             "gc_full": sum(1 for g, _ in gcs if g == 2),
             "gc_max": max((d for _, d in gcs), default=0.0),
             "gc_max_loop": max(self.loop_gcs, default=0.0),
+            "gc_max_gen": [max((d for g, d in gcs if g == gen), default=0.0) for gen in (0, 1, 2)],
+            "gc_count_gen": [sum(1 for g, _ in gcs if g == gen) for gen in (0, 1, 2)],
             "gc_total": sum(d for _, d in gcs),
             "gc_objects": len(gc.get_objects()) if os.environ.get("LOAD_COUNT_OBJECTS") else 0,
             **{k: v - self._counters0.get(k, 0) for k, v in self.counters().items()},

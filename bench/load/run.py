@@ -72,6 +72,9 @@ class Row:
     gc_max_loop_ms: float = 0.0
     """The longest collection run by the event loop's thread (``gc_max_ms``: any thread's)."""
     gc_count: int = 0
+    gc_max_gen_ms: tuple[float, float, float] = (0.0, 0.0, 0.0)
+    """The longest collection of each generation (young, middle, full)."""
+    gc_count_gen: tuple[int, int, int] = (0, 0, 0)
     codes: dict[str, int] = field(default_factory=dict)
     """Refusals by code and timeouts by reason, as the clients saw them (a timeout is seen
     by each of the table's six clients)."""
@@ -167,6 +170,12 @@ class _Server:
                         pipe.close()
 
 
+def _triple(values: Any) -> Any:
+    """Three figures, one per GC generation, as a tuple."""
+    a, b, c = values
+    return (a, b, c)
+
+
 def _combined(reports: list[dict[str, Any]]) -> dict[str, Any]:
     """The figures of a room of several processes: CPU time and RSS summed, the worst
     loop lag and GC pause, the longest window."""
@@ -182,6 +191,8 @@ def _combined(reports: list[dict[str, Any]]) -> dict[str, Any]:
         "gc_max": max(float(r["gc_max"]) for r in reports),
         "gc_max_loop": max(float(r.get("gc_max_loop", 0.0)) for r in reports),
         "gc_count": sum(int(r.get("gc_count", 0)) for r in reports),
+        "gc_max_gen": [max(r.get("gc_max_gen", [0.0] * 3)[g] for r in reports) for g in range(3)],
+        "gc_count_gen": [sum(r.get("gc_count_gen", [0] * 3)[g] for r in reports) for g in range(3)],
         "gc_full": sum(int(r["gc_full"]) for r in reports),
         "frames_out": sum(int(r.get("frames_out", 0)) for r in reports),
         "messages_out": sum(int(r.get("messages_out", 0)) for r in reports),
@@ -347,6 +358,8 @@ def run_step(
         gc_max_ms=1000.0 * float(report["gc_max"]),
         gc_max_loop_ms=1000.0 * float(report.get("gc_max_loop", 0.0)),
         gc_count=int(report.get("gc_count", 0)),
+        gc_max_gen_ms=_triple(1000.0 * float(d) for d in report.get("gc_max_gen", [0.0] * 3)),
+        gc_count_gen=_triple(int(n) for n in report.get("gc_count_gen", [0] * 3)),
         gc_full=int(report["gc_full"]),
         timeouts=sum(st["timeouts"] for st in stats),
         refused=sum(st["refused"] for st in stats),
@@ -553,7 +566,12 @@ def main(argv: list[str] | None = None) -> list[Row]:
                     print(frames_line(row), flush=True)
                 print(
                     f"  {row.gc_count:,} collections, the longest {row.gc_max_ms:.0f} ms, "
-                    f"the longest on the event loop's thread {row.gc_max_loop_ms:.0f} ms",
+                    f"the longest on the event loop's thread {row.gc_max_loop_ms:.0f} ms; "
+                    "by generation (young / middle / full): "
+                    + " / ".join(
+                        f"{n:,} up to {ms:.0f} ms"
+                        for n, ms in zip(row.gc_count_gen, row.gc_max_gen_ms, strict=True)
+                    ),
                     flush=True,
                 )
                 if row.codes:

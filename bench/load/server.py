@@ -51,6 +51,12 @@ def _croupier_app(
         lease_seconds=60.0,
         redis_url=redis,
         redis_prefix=f"load-{tag}",
+        # CROUPIER_GC_PACE_SECONDS=0 measures the collector's automatic collections alone
+        **(
+            {"gc_pace_seconds": float(pace)}
+            if (pace := os.environ.get("CROUPIER_GC_PACE_SECONDS"))
+            else {}
+        ),
     )
     app = create_app(settings)
     inner = app.router.lifespan_context
@@ -65,10 +71,12 @@ def _croupier_app(
                     continue  # another process of the room serves it
                 spec = TableSpec(table_id, f"Load {i}", "nlhe", "room", (1, 2), 6)
                 await registry.open(spec)
-            if os.environ.get("LOAD_TUNE_GC", "1") == "1":
-                from croupier.server.gctune import tune_gc
+            if os.environ.get("LOAD_TUNE_GC", "1") == "1":  # as croupier serve
+                from croupier.server.gctune import GcPacer, tune_gc
 
                 tune_gc()
+                if settings.gc_pace_seconds > 0:
+                    GcPacer(interval=settings.gc_pace_seconds).start()
             metrics = a.state.services.hub.metrics
             probe.counters = lambda: {
                 "frames_out": metrics.frames_out,

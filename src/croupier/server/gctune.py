@@ -11,13 +11,33 @@ and full collections ten times rarer. Live tables keep bounded, compact historie
 >>> tune_gc(freeze=False)
 (20000, 20, 100)
 >>> gc.set_threshold(*old)
+
+CPython 3.11 starts a young collection when the allocations *minus the deallocations*
+of tracked objects pass the threshold. A busy room frees old objects about as fast as it
+makes new ones, so that count creeps and the young generation grows for seconds: every
+connection's latest frame, coroutine and future are in it, and one collection of 120,000
+objects stops the event loop for 80–140 ms at 500 tables (docs/benchmarks.md, "Paced
+collections"). :class:`GcPacer` collects by the clock instead, from the event loop: the
+young generation every ``interval``, the middle one every ``middle_every`` young ones,
+and a full collection every ``full_every`` middle ones: every 200 ms, 2 s and 5 min by
+default (the collector's own automatic collections stay on behind it, for a burst of
+allocations between two ticks).
+
+>>> pacer = GcPacer(interval=0.2)       # as ``croupier serve`` by default
+>>> pacer.middle_every, pacer.full_every
+(10, 150)
+>>> [pacer.generation(n) for n in (1, 9, 10, 20, 1500)]
+[0, 0, 1, 1, 2]
 """
 
 from __future__ import annotations
 
+import asyncio
 import gc
+import time
+from dataclasses import dataclass, field
 
-__all__ = ["THRESHOLDS", "tune_gc"]
+__all__ = ["THRESHOLDS", "GcPacer", "tune_gc"]
 
 THRESHOLDS = (20_000, 20, 100)
 
@@ -29,3 +49,41 @@ def tune_gc(*, freeze: bool = True) -> tuple[int, int, int]:
         gc.freeze()
     gc.set_threshold(*THRESHOLDS)
     return THRESHOLDS
+
+
+@dataclass
+class GcPacer:
+    """Collections by the clock on the event loop (see the module): ``interval`` seconds
+    between ticks; each tick collects the young generation, every ``middle_every``-th
+    the middle one, every ``middle_every * full_every``-th all of them."""
+
+    interval: float = 0.2
+    middle_every: int = 10
+    full_every: int = 150
+    ticks: int = 0
+    longest: float = 0.0
+    """The longest collection the pacer ran, in seconds."""
+    _handle: asyncio.TimerHandle | None = field(default=None, repr=False)
+
+    def generation(self, tick: int) -> int:
+        """The generation collected at tick number ``tick`` (from 1)."""
+        if tick % (self.middle_every * self.full_every) == 0:
+            return 2
+        return 1 if tick % self.middle_every == 0 else 0
+
+    def start(self) -> None:
+        """Tick every ``interval`` on the running loop until :meth:`stop`."""
+        loop = asyncio.get_running_loop()
+        self._handle = loop.call_later(self.interval, self._tick, loop)
+
+    def stop(self) -> None:
+        if self._handle is not None:
+            self._handle.cancel()
+            self._handle = None
+
+    def _tick(self, loop: asyncio.AbstractEventLoop) -> None:
+        self.ticks += 1
+        began = time.perf_counter()
+        gc.collect(self.generation(self.ticks))
+        self.longest = max(self.longest, time.perf_counter() - began)
+        self._handle = loop.call_later(self.interval, self._tick, loop)

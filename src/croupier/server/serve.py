@@ -11,21 +11,29 @@ from starlette.applications import Starlette
 
 from croupier.logs import configure
 from croupier.server.app import create_app
-from croupier.server.gctune import tune_gc
+from croupier.server.gctune import GcPacer, tune_gc
 from croupier.server.settings import Settings
 
 __all__ = ["serve", "tuned"]
 
 
-def tuned(app: Starlette) -> Starlette:
-    """``app`` whose start-up ends by tuning the garbage collector."""
+def tuned(app: Starlette, pace: float = 0.0) -> Starlette:
+    """``app`` whose start-up ends by tuning the garbage collector and, with ``pace``
+    seconds, starting a :class:`GcPacer` on its loop (stopped at shutdown)."""
     inner = app.router.lifespan_context
 
     @contextlib.asynccontextmanager
     async def lifespan(a: Any) -> AsyncIterator[None]:
         async with inner(a):
             tune_gc()
-            yield
+            pacer = GcPacer(interval=pace) if pace > 0 else None
+            if pacer is not None:
+                pacer.start()
+            try:
+                yield
+            finally:
+                if pacer is not None:
+                    pacer.stop()
 
     app.router.lifespan_context = lifespan
     return app
@@ -33,10 +41,11 @@ def tuned(app: Starlette) -> Starlette:
 
 def serve(settings: Settings) -> None:
     """Serve until SIGINT/SIGTERM; shutdown closes sockets (1001) and stops the tables.
-    Once the room is open the garbage collector is tuned (:mod:`croupier.server.gctune`)."""
+    Once the room is open the garbage collector is tuned and paced
+    (:mod:`croupier.server.gctune`, ``gc_pace_seconds``)."""
     configure(settings.log_level, settings.log_format)
     uvicorn.run(
-        tuned(create_app(settings)),
+        tuned(create_app(settings), settings.gc_pace_seconds),
         host=settings.host,
         port=settings.port,
         ws_max_size=settings.max_frame_bytes,

@@ -103,6 +103,11 @@ class Settings:
     """Daily UTC windows when the arcade is available, ``"18:00-23:00,…"`` (empty: always;
     see :mod:`croupier.lobby.arcade`)."""
     shutdown_grace_seconds: float = 5.0
+    gc_pace_seconds: float = 0.2
+    """``croupier serve`` collects garbage by the clock, from the event loop: the young
+    generation every this many seconds, the middle one every 10 of those, all of them
+    every 1,500 (:class:`croupier.server.gctune.GcPacer`); 0: only the collector's own
+    automatic collections."""
     processes: str = "1"
     """``croupier serve``'s processes on this machine: ``auto`` (one per usable core, at
     most 8) or a number in 1..16; more than one makes ``serve`` a supervisor of that many
@@ -168,6 +173,10 @@ class Settings:
         ):
             raise SettingsError(
                 "bad_redis", "CROUPIER_REDIS_PREFIX must be letters, digits, - or _"
+            )
+        if self.gc_pace_seconds != 0 and not 0.01 <= self.gc_pace_seconds <= 10:
+            raise SettingsError(
+                "bad_delay", "CROUPIER_GC_PACE_SECONDS must be 0 (off) or in 0.01..10"
             )
         if not self.level_seconds_scale > 0:
             raise SettingsError("bad_delay", "CROUPIER_LEVEL_SECONDS_SCALE must be > 0")
