@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import asyncio
+import time
 from typing import Any
 
 import httpx
+import pytest
 
+from croupier.server.registry import TableRegistry
 from croupier.store import open_store
 from tests.server.live import ORIGIN, Client, fast_settings, register_and_login, running
 
@@ -123,3 +126,40 @@ def test_two_accounts_buy_in_play_with_bots_cash_out_and_reconcile(database_url:
         for record in users.values():
             assert record is not None
             assert store.ledger.escrow(TABLE).get(record.id, 0) == 0
+
+
+def test_an_account_reads_the_hands_it_played_while_the_archive_lags(
+    database_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """R-ACC-1: right after leaving the table, the account page counts every hand played
+    there, even when the archive thread (which credits them) is behind: ``/api/me`` waits
+    for that player's archive and reads the account after it, not before (it once answered
+    the count read before the wait: a flaky ``hands_played`` in the test above)."""
+    run_archive = TableRegistry._run_archive
+
+    def lagging(self: TableRegistry, job: Any, table_id: str, hand_no: int) -> None:
+        time.sleep(0.2)  # every bot table's hands queue behind it too
+        run_archive(self, job, table_id, hand_no)
+
+    monkeypatch.setattr(TableRegistry, "_run_archive", lagging)
+
+    async def scenario(base: str, ws: str) -> None:
+        token = register_and_login(base, "carol")
+        with _http(base, token) as h:
+            r = h.post("/api/exchange", json={"diamonds": 300, "key": "ex-carol-0001"})
+            assert r.status_code == 200, r.text
+            me = str(r.json()["id"])
+        client = await Client.open(ws, token)
+        await client.send({"type": "subscribe", "table_id": TABLE})
+        await client.expect("subscribed")
+        ack = await client.command(
+            {"type": "sit", "table_id": TABLE, "buy_in": 120, "post_big_blind": True}
+        )
+        assert ack["accepted"], ack
+        await _play(client, me, hands=2)
+        await client.close()
+        with _http(base, token) as h:
+            assert h.get("/api/me", timeout=60).json()["hands_played"] >= 2
+
+    with running(fast_settings(database_url)) as srv:
+        asyncio.run(scenario(srv.url, srv.ws_url))

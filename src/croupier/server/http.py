@@ -68,7 +68,11 @@ async def _account(request: Request, services: Services) -> Account | JSONRespon
         account = await asyncio.to_thread(services.accounts.authenticate, token)
     except AccountError as exc:
         return fail(401, exc.code, str(exc))
-    await services.registry.archived(account.id)  # its hands settled so far are archived
+    if await services.registry.archived(account.id):  # its hands settled so far archived
+        # read again: the account above was read before that archive credited it
+        fresh = await asyncio.to_thread(services.accounts.account, account.id)
+        if fresh is not None:
+            return fresh
     return account
 
 

@@ -370,14 +370,17 @@ class TableRegistry:
             with contextlib.suppress(Exception):
                 await self.journal.flushed(table_id)
 
-    async def archived(self, account_id: int) -> None:
+    async def archived(self, account_id: int) -> bool:
         """Return once every hand settled so far with ``account_id`` in it is archived
         and credited (the archive thread works in order): an account reads its own
-        hands and experience."""
+        hands and experience. ``True`` if an archive was still pending (what was read
+        of the account before this is stale)."""
         fut = self._latest_archive.get(account_id)
-        if fut is not None:
-            with contextlib.suppress(Exception):
-                await asyncio.wait_for(asyncio.shield(asyncio.wrap_future(fut)), 30)
+        if fut is None:
+            return False
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(asyncio.shield(asyncio.wrap_future(fut)), 30)
+        return True
 
     def bot_user(self, key: str, index: int) -> int:
         """A funded bot account (created on first use), e.g. for tournament seats."""
