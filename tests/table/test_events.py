@@ -69,7 +69,7 @@ def test_catch_up_replays_what_was_delivered_and_keeps_no_live_objects() -> None
     """R-TIME-3: a reconnecting player's catch-up from the kept history is exactly what a
     connected one was sent (its own cards, the current turn with its legal actions, earlier
     turns without them); the history and the kept answers hold no object the garbage
-    collector has to scan (docs/benchmarks.md, "The history kept as bytes")."""
+    collector has to scan (docs/benchmarks.md, "Paced collections")."""
 
     async def body() -> None:
         h = await Harness.create(history=64)

@@ -7,7 +7,7 @@ subscriber, so subscribers of one audience share one object (and the edge encode
 
 The history keeps each event once, pickled: bytes the garbage collector never scans, and
 whose coming and going does not move its young-generation counter (docs/benchmarks.md,
-"The history kept as bytes"). A ``turn``'s private ``view`` (the legal actions, a whole
+"Paced collections"). A ``turn``'s private ``view`` (the legal actions, a whole
 table view) is kept only for the latest turn, the one a reconnecting player may still
 answer, as the live object: the history holds every turn without it.
 
