@@ -72,11 +72,9 @@ def _croupier_app(
                 spec = TableSpec(table_id, f"Load {i}", "nlhe", "room", (1, 2), 6)
                 await registry.open(spec)
             if os.environ.get("LOAD_TUNE_GC", "1") == "1":  # as croupier serve
-                from croupier.server.gctune import GcPacer, tune_gc
+                from croupier.server.gctune import tune_and_pace
 
-                tune_gc()
-                if settings.gc_pace_seconds > 0:
-                    GcPacer(interval=settings.gc_pace_seconds).start()
+                tune_and_pace(settings.gc_pace_seconds)
             metrics = a.state.services.hub.metrics
             probe.counters = lambda: {
                 "frames_out": metrics.frames_out,

@@ -37,7 +37,7 @@ import gc
 import time
 from dataclasses import dataclass, field
 
-__all__ = ["THRESHOLDS", "GcPacer", "tune_gc"]
+__all__ = ["THRESHOLDS", "GcPacer", "tune_and_pace", "tune_gc"]
 
 THRESHOLDS = (20_000, 20, 100)
 
@@ -49,6 +49,18 @@ def tune_gc(*, freeze: bool = True) -> tuple[int, int, int]:
         gc.freeze()
     gc.set_threshold(*THRESHOLDS)
     return THRESHOLDS
+
+
+def tune_and_pace(pace: float) -> GcPacer | None:
+    """What a serving process does once its room is open: :func:`tune_gc`, then, with
+    ``pace`` seconds, a started :class:`GcPacer` (on the running loop) to stop at
+    shutdown."""
+    tune_gc()
+    if pace <= 0:
+        return None
+    pacer = GcPacer(interval=pace)
+    pacer.start()
+    return pacer
 
 
 @dataclass

@@ -11,7 +11,7 @@ from starlette.applications import Starlette
 
 from croupier.logs import configure
 from croupier.server.app import create_app
-from croupier.server.gctune import GcPacer, tune_gc
+from croupier.server.gctune import tune_and_pace
 from croupier.server.settings import Settings
 
 __all__ = ["serve", "tuned"]
@@ -19,16 +19,13 @@ __all__ = ["serve", "tuned"]
 
 def tuned(app: Starlette, pace: float = 0.0) -> Starlette:
     """``app`` whose start-up ends by tuning the garbage collector and, with ``pace``
-    seconds, starting a :class:`GcPacer` on its loop (stopped at shutdown)."""
+    seconds, starting a ``GcPacer`` on its loop (stopped at shutdown)."""
     inner = app.router.lifespan_context
 
     @contextlib.asynccontextmanager
     async def lifespan(a: Any) -> AsyncIterator[None]:
         async with inner(a):
-            tune_gc()
-            pacer = GcPacer(interval=pace) if pace > 0 else None
-            if pacer is not None:
-                pacer.start()
+            pacer = tune_and_pace(pace)
             try:
                 yield
             finally:

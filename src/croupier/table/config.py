@@ -49,8 +49,8 @@ class TableConfig:
     bot_delay_seconds: float = 1.0
     history: int = 128
     """Events kept for a reconnecting client's ``since`` (3 to 5 hands of six-max hold'em;
-    older gaps get a snapshot). Every kept event is live objects the garbage collector
-    scans: 512 made the collections of a busy room 4× longer (docs/benchmarks.md)."""
+    older gaps get a snapshot). The events are kept pickled (``EventLog``); when they were
+    live objects, 512 made the collections of a busy room 4× longer (docs/benchmarks.md)."""
     table_id: str = "table"
     testing: bool = False
     naiko: bool | None = None

@@ -99,9 +99,9 @@ class EventLog:
     def __init__(self, history: int, epoch: int = 0) -> None:
         self.epoch = epoch
         self.version = 0
-        self._versions: deque[int] = deque(maxlen=history)
         self._kept: deque[bytes] = deque(maxlen=history)
-        """The history: each event's version, and the event pickled (compact)."""
+        """The history: the latest events, pickled (compact), oldest first; their versions
+        are consecutive, up to :attr:`version`."""
         self.subscribers: list[Subscription] = []
         self.live_turn: TableEvent | None = None
         """The latest ``turn`` with its private view (the history keeps it without)."""
@@ -122,7 +122,6 @@ class EventLog:
         event = TableEvent(self.version, self.epoch, hand_no, data, players, to)
         if isinstance(data, Turn) and data.view is not None:
             self.live_turn = event
-        self._versions.append(event.version)
         self._kept.append(pickle.dumps(_compact(event), pickle.HIGHEST_PROTOCOL))
         need = self.pending() if self.pending is not None else 0
         if need or self.held:
@@ -185,14 +184,13 @@ class EventLog:
         are released)."""
         if since is None or (epoch is not None and epoch != self.epoch) or since > self.version:
             return None
-        versions = self._versions
-        oldest = versions[0] if versions else self.version + 1
+        oldest = self.version - len(self._kept) + 1
         if since + 1 < oldest:
             return None
         held = self.held[0][1].version if self.held else self.version + 1
         live = self.live_turn
         out = []
-        for version, kept in zip(versions, self._kept, strict=True):
+        for version, kept in enumerate(self._kept, start=oldest):
             if version <= since or version >= held:
                 continue
             e: TableEvent = (
