@@ -190,7 +190,9 @@ def test_an_archive_behind_paces_the_tables_not_the_loop(sqlite_url: str) -> Non
     """Issue #11: when the archive thread falls behind (each hand's write takes 200 ms),
     the tables put off their next deal until it catches up (``Table.deal_gate``) instead of
     the loop archiving hands itself: the loop never stalls for a write, the backlog stays
-    bounded, and every settled hand is archived once the writes are fast again."""
+    bounded, and every settled hand is archived once the writes are fast again. Issue #16:
+    a table put off waits without polling and is woken as the archive catches up; none is
+    left behind."""
     from croupier.server.registry import ARCHIVE_BACKLOG
 
     settings = _bot_tables(sqlite_url, bot_delay_seconds=0.01, between_hands_seconds=0.02)
@@ -202,6 +204,7 @@ def test_an_archive_behind_paces_the_tables_not_the_loop(sqlite_url: str) -> Non
         slow = SlowArchive(archive, STALL)
         archive.add = slow
         backlog: list[int] = []
+        put_off: list[int] = []
 
         async def watch(seconds: float) -> list[float]:
             lags: list[float] = []
@@ -211,6 +214,7 @@ def test_an_archive_behind_paces_the_tables_not_the_loop(sqlite_url: str) -> Non
                 await asyncio.sleep(0.005)
                 lags.append(time.perf_counter() - before - 0.005)
                 backlog.append(registry._backlog)
+                put_off.append(registry.tables_put_off)
             return lags
 
         def run(seconds: float) -> list[float]:
@@ -236,11 +240,19 @@ def test_an_archive_behind_paces_the_tables_not_the_loop(sqlite_url: str) -> Non
         # nothing waiting: every hand settled so far is in the archive
         for t, hands in settled.items():
             assert len(archive.for_table(t, limit=1000)) >= min(hands, 1000), t
+        # and no table is left put off: each was woken (no polling) and deals again
+        while time.monotonic() < deadline and any(
+            n <= settled[t] for t, n in settled_and_waiting()[0].items()
+        ):
+            time.sleep(0.05)  # poll interval of the bounded wait for every table's next hand
+        again = settled_and_waiting()[0]
+        assert all(again[t] > settled[t] for t in TABLES), (settled, again)
 
     assert slow.slow >= 5, "the slow archive was not exercised"
     report = {
         "lag p95/max ms": (round(_p(lags, 0.95) * 1e3, 1), round(max(lags) * 1e3, 1)),
         "backlog max": max(backlog),
+        "tables put off max": max(put_off),
         "slow writes": slow.slow,
         "slow writes on the loop / lags of a stall": (slow.on_loop, _waited(lags)),
     }
@@ -248,6 +260,7 @@ def test_an_archive_behind_paces_the_tables_not_the_loop(sqlite_url: str) -> Non
     assert slow.on_loop == 0 and _waited(lags) <= 1, report
     # the tables waited for the thread: at most one hand per table beyond the bound
     assert max(backlog) <= ARCHIVE_BACKLOG + len(TABLES), report
+    assert max(put_off) >= 1, report  # the gate was exercised
     print(report)
 
 

@@ -125,6 +125,7 @@ async def metrics(request: Request) -> Response:
         f"croupier_hands_voided_total {reg.hands_voided}",
         f"croupier_hands_in_play {sum(1 for t in reg.tables.values() if t.actor.table.hand)}",
         f"croupier_archive_backlog {reg.archive_backlog}",
+        f"croupier_tables_put_off {reg.tables_put_off}",
         f"croupier_online {sv.online()}",
     ]
     if sv.bus is not None:  # the room's Redis (server/bus.py)

@@ -47,7 +47,9 @@ ARCHIVE_BACKLOG = 8
 """Hands waiting for the archive thread beyond which the tables put off their next deal
 (:attr:`~croupier.table.table.Table.deal_gate`) until it catches up: the thread shares the
 GIL with the loop, so a thread that stays behind (bots playing hands back to back) would
-take half of the loop's time. The tables are paced; the loop never archives itself."""
+take half of the loop's time. The tables are paced; the loop never archives itself.
+A table put off waits, without polling, until an archived hand wakes it
+(:meth:`TableRegistry.deal_gate`)."""
 
 
 @dataclass(slots=True)
@@ -170,6 +172,9 @@ class TableRegistry:
         records, so one table's stalled write delays no other table (store/groupcommit.py)."""
         self._archiver = concurrent.futures.ThreadPoolExecutor(1, "croupier-archive")
         self._backlog = 0
+        self._gated: dict[str, Callable[[], bool]] = {}
+        """The tables whose next deal waits for the archive, by table id, oldest first:
+        each one's ``resume`` (:data:`~croupier.table.table.DealGate`)."""
         self._opening: set[str] = set()
         """Tables being opened (their journal read off the loop)."""
         self.quota: CachedProtections | SqlProtections = (
@@ -498,10 +503,11 @@ class TableRegistry:
             return
         self._backlog += 1
         loop = asyncio.get_running_loop()
-        fut.add_done_callback(lambda f: _soon(loop, self._archive_done, f))
-        for pid in recorded.began.players if recorded is not None else ():
-            if pid.isdigit():
-                self._latest_archive[int(pid)] = fut
+        players = recorded.began.players if recorded is not None else ()
+        uids = [int(p) for p in players if p.isdigit()]
+        fut.add_done_callback(lambda f: _soon(loop, self._archive_done, f, uids))
+        for uid in uids:
+            self._latest_archive[uid] = fut
 
     def _prime(self, player_id: str) -> None:
         """As a player sits: read off the loop what their table asks of the store in play
@@ -516,7 +522,34 @@ class TableRegistry:
 
     def _pace(self, table: Any) -> None:
         """Deal ``table``'s next hand only while the archive thread keeps up."""
-        table.deal_gate = self.archive_keeps_up
+        self._gated.pop(table.id, None)  # a restored table: the old one waits no more
+        table.deal_gate = self.deal_gate
+
+    def deal_gate(self, table_id: str, resume: Callable[[], bool]) -> bool:
+        """A table's next hand is due: deal it now while the archive keeps up; otherwise
+        put it off until an archived hand makes room (:meth:`_wake_gated`)."""
+        if self.archive_keeps_up():
+            return True
+        self._gated.pop(table_id, None)
+        self._gated[table_id] = resume  # the newest request, last in line
+        return False
+
+    def _wake_gated(self) -> None:
+        """After a hand is archived: resume the tables waiting longest, one deal for each
+        place below :data:`ARCHIVE_BACKLOG` (so the deals keep the archive's pace, with no
+        burst of a thousand tables at once), and every one of them when the archive is
+        idle. A table that no longer waits (dealt, held or closed since) takes no place."""
+        room = len(self._gated) if self._backlog == 0 else ARCHIVE_BACKLOG - self._backlog
+        while room > 0 and self._gated:
+            table_id = next(iter(self._gated))
+            resume = self._gated.pop(table_id)
+            if resume():
+                room -= 1
+
+    @property
+    def tables_put_off(self) -> int:
+        """Tables whose next deal waits for the archive thread."""
+        return len(self._gated)
 
     @property
     def archive_backlog(self) -> int:
@@ -527,10 +560,13 @@ class TableRegistry:
         """Whether fewer than :data:`ARCHIVE_BACKLOG` hands wait for the archive thread."""
         return self._backlog < ARCHIVE_BACKLOG
 
-    def _archive_done(self, fut: concurrent.futures.Future[None]) -> None:
+    def _archive_done(self, fut: concurrent.futures.Future[None], uids: list[int]) -> None:
         self._backlog -= 1
-        for uid in [u for u, f in self._latest_archive.items() if f is fut]:
-            self._latest_archive.pop(uid, None)
+        if self._gated:
+            self._wake_gated()
+        for uid in uids:  # the hand's players (not a scan of every account's latest)
+            if self._latest_archive.get(uid) is fut:
+                del self._latest_archive[uid]
 
     def _run_archive(self, job: Callable[[], None], table_id: str, hand_no: int) -> None:
         try:

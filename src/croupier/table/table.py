@@ -102,10 +102,15 @@ from croupier.table.restart import RESTART_REASON, RestartDone, restart_journal
 from croupier.table.results import CommandResult, TableError
 from croupier.table.seating import Seat
 
-__all__ = ["DAY", "GATE_RETRY_SECONDS", "Subscription", "Table", "TableCrashed"]
+__all__ = ["DAY", "DealGate", "Subscription", "Table", "TableCrashed"]
 
-GATE_RETRY_SECONDS = 0.05
-"""How long a deal put off by :attr:`Table.deal_gate` waits before asking again."""
+DealGate = Callable[[str, Callable[[], bool]], bool]
+"""Asked with the table's id and a ``resume`` callback when the table's next hand is due:
+``True`` deals it now; ``False`` puts it off until the gate calls ``resume()``, which
+deals it (through the table's mailbox) and returns ``True``, or returns ``False`` when
+the table no longer waits for it (dealt, held or rescheduled since). Nothing polls: a
+room pacing a thousand tables on its archive wakes them as the archive catches up.
+"""
 ANSWERS_KEPT = 300
 """Answered commands kept per table for repeated ids (the newest; see ANSWERS_SECONDS)."""
 ANSWERS_SECONDS = 120.0
@@ -176,10 +181,10 @@ class Table:
         self.hand_no = 0
         self.held = False
         """Held by a tournament director: no new hand is dealt (``HoldHands``)."""
-        self.deal_gate: Callable[[], bool] | None = None
-        """Asked when the next hand is due: ``False`` puts the deal off by
-        :data:`GATE_RETRY_SECONDS` (a server paces its tables on its archive this way,
-        without blocking the event loop)."""
+        self.deal_gate: DealGate | None = None
+        """Asked when the next hand is due (:data:`DealGate`): a refusal puts the deal off
+        until the gate resumes it (a server paces its tables on its archive this way,
+        without blocking the event loop and without polling)."""
         self.plan: HandPlan | None = None
         self.last_plan: HandPlan | None = None
         self.hand_record: HandStartRecord | None = None
@@ -294,9 +299,8 @@ class Table:
         if isinstance(msg, StartHand):
             if msg.token == self._start_token:
                 self._start_timer = None
-                if self.deal_gate is not None and not self.deal_gate():
-                    self._arm_start(GATE_RETRY_SECONDS)
-                else:
+                gate = self.deal_gate
+                if gate is None or gate(self.id, partial(self._resume_deal, msg.token)):
                     self._start_hand()
             return None
         if isinstance(msg, WindowExpired):
@@ -546,6 +550,16 @@ class Table:
         if sum(1 for s in self.seats.values() if dealable(s, self.config.rules.button)) < 2:
             return
         self._arm_start(self.config.between_hands_seconds)
+
+    def _resume_deal(self, token: int) -> bool:
+        """The deal gate's ``resume``: deal the hand put off by the gate, unless the table
+        has moved on since (another start armed, a hand dealt, held)."""
+        if token != self._start_token or self._start_timer is not None:
+            return False
+        if self.hand is not None or self.held:
+            return False
+        self.wake(StartHand(token))  # the actor deals it, the gate asked again first
+        return True
 
     def _arm_start(self, delay: float) -> None:
         self._start_token = next(self._tokens)
