@@ -10,13 +10,15 @@ True
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
+import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TypeVar
+from typing import Any, TypeVar
 
 import sqlalchemy as sa
 from alembic import command
@@ -75,6 +77,16 @@ class Database:
     backend: Backend
     engine: Engine
     retries: int = 8
+    serial: contextlib.AbstractContextManager[Any] = field(
+        default_factory=contextlib.nullcontext, compare=False, repr=False
+    )
+    """Held around each transaction. SQLite has one writer at a time and every transaction
+    here begins ``IMMEDIATE``, so this process's threads (the journal's lanes, the archive,
+    the ledger's calls) take turns on an in-process lock, woken as soon as the writer
+    before them commits, rather than in SQLite's busy handler, which sleeps up to 100 ms
+    between tries (at 1,000 tables, five threads slept there more than they wrote:
+    docs/benchmarks.md). Other processes still wait in the busy handler. PostgreSQL's
+    transactions run side by side: nothing is held."""
 
     @classmethod
     def open(cls, url: str, *, idle_in_transaction: float | None = None) -> Database:
@@ -82,6 +94,8 @@ class Database:
         ``idle_in_transaction``: see :meth:`Backend.create_engine`."""
         backend = backend_for(url)
         engine = backend.create_engine(url, idle_in_transaction=idle_in_transaction)
+        if backend.name == "sqlite":
+            return cls(url=url, backend=backend, engine=engine, serial=threading.RLock())
         return cls(url=url, backend=backend, engine=engine)
 
     def run(self, work: Callable[[sa.Connection], T]) -> T:
@@ -92,7 +106,7 @@ class Database:
         attempt = 0
         while True:
             try:
-                with self.engine.begin() as conn:
+                with self.serial, self.engine.begin() as conn:
                     return work(conn)
             except sa.exc.DBAPIError as exc:
                 attempt += 1
