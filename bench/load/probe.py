@@ -10,8 +10,10 @@ from __future__ import annotations
 import asyncio
 import gc
 import os
+import sys
 import threading
 import time
+import traceback
 from collections import Counter
 from collections.abc import Callable
 from typing import Any
@@ -56,6 +58,11 @@ class Probe:
         of objects it scans and the 25 most common types among them (a debugging aid:
         it slows every collection down)."""
         gc.callbacks.append(self._on_gc)
+        self._beat = time.monotonic()
+        self._stalls = os.environ.get("LOAD_STALL_DUMP")
+        """``seconds:/path``: a watchdog thread appends to ``path`` the event loop's stack
+        (and every other thread's) whenever the loop has not ticked for ``seconds`` (a
+        debugging aid, once per stall)."""
 
     def _on_gc(self, phase: str, info: dict[str, Any]) -> None:
         if phase == "start":
@@ -85,13 +92,34 @@ class Probe:
 
     def start(self) -> None:
         self._task = asyncio.get_running_loop().create_task(self._lag_loop())
+        if self._stalls:
+            seconds, _, path = self._stalls.partition(":")
+            threading.Thread(
+                target=self._watchdog, args=(float(seconds), path), daemon=True
+            ).start()
 
     async def _lag_loop(self) -> None:
         loop = asyncio.get_running_loop()
         while True:
             t0 = loop.time()
+            self._beat = time.monotonic()
             await asyncio.sleep(LAG_INTERVAL)
             self.lags.append(max(0.0, loop.time() - t0 - LAG_INTERVAL))
+
+    def _watchdog(self, seconds: float, path: str) -> None:
+        dumped = 0.0
+        while True:
+            time.sleep(LAG_INTERVAL)
+            beat = self._beat
+            if time.monotonic() - beat < seconds or beat == dumped:
+                continue
+            dumped = beat
+            frames = sys._current_frames()
+            with open(path, "a") as f:
+                f.write(f"--- loop stalled {time.monotonic() - beat:.2f} s\n")
+                for ident, frame in frames.items():
+                    name = "loop" if ident == self._main else str(ident)
+                    f.write(f"thread {name}:\n" + "".join(traceback.format_stack(frame)[-14:]))
 
     def reset(self) -> None:
         self.lags = []
