@@ -112,6 +112,14 @@ def test_one_screen_at_three_sizes(server: Server, playwright_: Any, artifacts: 
             my_turn(page)
             page.wait_for_selector(".seat.me .timer:not([hidden])")
             check_one_screen(page)
+            # a short name is shown whole, beside its BOT tag and dealer button or above
+            # them (a phone showed bots as "B…")
+            cut = page.evaluate(
+                "[...document.querySelectorAll('.seat .name')]"
+                ".filter(n => n.textContent.length <= 9 && n.scrollWidth > n.clientWidth + 1)"
+                ".map(n => n.textContent)"
+            )
+            assert cut == [], f"names cut at {w}x{h}: {cut}"
             page.evaluate("document.querySelector('#toast').hidden = true")
             page.screenshot(path=str(artifacts / f"{shot}.png"))
             if w < 1000:
