@@ -9,6 +9,7 @@ from typing import Any
 import httpx
 import pytest
 
+from croupier.accounts.levels import hand_experience
 from croupier.server.registry import TableRegistry
 from croupier.store import open_store
 from tests.server.live import ORIGIN, Client, fast_settings, register_and_login, running
@@ -126,6 +127,13 @@ def test_two_accounts_buy_in_play_with_bots_cash_out_and_reconcile(database_url:
         for record in users.values():
             assert record is not None
             assert store.ledger.escrow(TABLE).get(record.id, 0) == 0
+            # Experience is credited with each hand's archive row (one transaction):
+            # exactly one hand played, and its experience, per archived hand.
+            hands = store.archive.for_account(record.id, limit=1000)
+            won = [p.net > 0 for h in hands for p in h.players if p.user_id == record.id]
+            assert record.hands_played == len(hands) >= 3
+            assert record.hands_won == sum(won)
+            assert record.experience == sum(hand_experience(won=w) for w in won)
 
 
 def test_an_account_reads_the_hands_it_played_while_the_archive_lags(

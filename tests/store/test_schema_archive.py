@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -9,6 +10,7 @@ from alembic.autogenerate import compare_metadata
 from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
+from sqlalchemy.exc import IntegrityError
 
 from croupier.store import (
     ArchivedHand,
@@ -21,6 +23,7 @@ from croupier.store import (
 )
 from croupier.store.db import MIGRATIONS, Database, default_url
 from croupier.store.schema import metadata
+from croupier.store.users import HandCredit
 
 
 def test_migrations_build_exactly_the_schema(store: Store) -> None:
@@ -94,3 +97,48 @@ def test_archive_is_idempotent_and_validates(store: Store) -> None:
     assert err.value.code == "invalid_limit"
     with pytest.raises(NotFoundError):
         store.archive.get("t1", "nope")
+
+
+def test_a_settled_hand_and_its_experience_are_one_transaction(store: Store) -> None:
+    """R-SEAT-2 (levels from experience, issue #16): a hand's archive row and its players'
+    experience are written together. The same hand settled again, in turn or from
+    threads at once, is credited once; a hand naming an unknown account writes nothing
+    at all (no row without its credit)."""
+    ann = store.users.create_user("Ann", "ann", None, "player", 0)
+    bob = store.users.create_user("Bob", "bob", None, "player", 0)
+    hand = _hand("1", 1000, (HandPlayer(ann.id, 0, 5), HandPlayer(bob.id, 1, -5)))
+    credits = {ann.id: HandCredit(15, 1, 1), bob.id: HandCredit(10, 1, 0)}
+    updated = store.settle_hand(hand, credits)
+    assert {u: (r.experience, r.hands_played, r.hands_won) for u, r in updated.items()} == {
+        ann.id: (15, 1, 1),
+        bob.id: (10, 1, 0),
+    }
+    assert store.settle_hand(hand, credits) == {}
+    with ThreadPoolExecutor(4) as pool:
+        again = list(pool.map(lambda _: _settle_or_refused(store, hand, credits), range(4)))
+    assert all(a == {} for a in again), again
+    record = store.users.user(ann.id)
+    assert record is not None and (record.experience, record.hands_played) == (15, 1)
+
+    ghost = _hand("2", 2000, (HandPlayer(ann.id, 0, 5), HandPlayer(9999, 1, -5)))
+    with pytest.raises(NotFoundError):
+        store.settle_hand(ghost, {ann.id: HandCredit(15, 1, 1), 9999: HandCredit(10, 1, 0)})
+    with pytest.raises(NotFoundError):
+        store.archive.get("t1", "2")
+    record = store.users.user(ann.id)
+    assert record is not None and (record.experience, record.hands_played) == (15, 1)
+
+    # A tournament's hand (archived with its director's state): the credit alone.
+    assert store.settle_hand(None, {bob.id: HandCredit(10, 1, 0)})[bob.id].hands_played == 2
+    assert store.settle_hand(None, {}) == {}
+
+
+def _settle_or_refused(
+    store: Store, hand: ArchivedHand, credits: dict[int, HandCredit]
+) -> dict[int, object]:
+    """On PostgreSQL two transactions may both find no row and race to insert it: the
+    loser is refused by the unique index, and credits nothing either."""
+    try:
+        return dict(store.settle_hand(hand, credits))
+    except IntegrityError:
+        return {}

@@ -50,9 +50,21 @@ from croupier.accounts.sessions import SessionPolicy, new_token, token_hash
 from croupier.accounts.throttle import ThrottlePolicy
 from croupier.store.db import Clock
 from croupier.store.errors import StoreError
-from croupier.store.users import SessionRecord, UserRecord
+from croupier.store.users import HandCredit, SessionRecord, UserRecord
 
-__all__ = ["Account", "Accounts", "Login", "UserRepository"]
+__all__ = ["Account", "Accounts", "Login", "UserRepository", "hand_credits"]
+
+
+def hand_credits(results: Mapping[int, bool]) -> dict[int, HandCredit]:
+    """What each account dealt in earns from one hand (``{account id: won}``; levels: R-SEAT-2).
+
+    >>> hand_credits({7: True, 8: False})
+    {7: HandCredit(experience=15, played=1, won=1), 8: HandCredit(experience=10, played=1, won=0)}
+    """
+    return {
+        user_id: HandCredit(hand_experience(won=bool(won)), 1, 1 if won else 0)
+        for user_id, won in results.items()
+    }
 
 
 class UserRepository(Protocol):
@@ -64,9 +76,7 @@ class UserRepository(Protocol):
     def user(self, user_id: int) -> UserRecord | None: ...
     def user_by_name_key(self, name_key: str) -> UserRecord | None: ...
     def set_password_hash(self, user_id: int, password_hash: str) -> None: ...
-    def add_experience(
-        self, user_id: int, experience: int, played: int, won: int
-    ) -> UserRecord: ...
+    def credit(self, credits: Mapping[int, HandCredit]) -> dict[int, UserRecord]: ...
     def add_session(self, record: SessionRecord) -> None: ...
     def session(self, token_hash: str) -> SessionRecord | None: ...
     def touch_session(self, token_hash: str, at_ms: int) -> None: ...
@@ -307,14 +317,11 @@ class Accounts:
     # -- experience -------------------------------------------------------------------
 
     def record_hand(self, results: Mapping[int, bool]) -> dict[int, Account]:
-        """Credit experience for one hand: ``{account id: won}`` for each account dealt in."""
-        updated: dict[int, Account] = {}
-        for user_id, won in sorted(results.items()):
-            record = self._users.add_experience(
-                user_id, hand_experience(won=bool(won)), 1, 1 if won else 0
-            )
-            updated[user_id] = Account.of(record)
-        return updated
+        """Credit experience for one hand, in one transaction: ``{account id: won}`` for
+        each account dealt in. (A live table's hands are credited with their archive row,
+        :meth:`croupier.store.Store.settle_hand`.)"""
+        updated = self._users.credit(hand_credits(results))
+        return {user_id: Account.of(record) for user_id, record in updated.items()}
 
     def account(self, user_id: int) -> Account | None:
         """An account by id."""

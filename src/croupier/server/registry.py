@@ -21,6 +21,7 @@ from typing import Any
 
 from croupier.accounts import Accounts
 from croupier.accounts.levels import hand_experience, level_for
+from croupier.accounts.service import hand_credits
 from croupier.bots import BotRunner, RuleBot
 from croupier.engine.events import CardsShown, Event, HandEnded, plain
 from croupier.history.export import to_phh
@@ -611,24 +612,29 @@ class TableRegistry:
         row: bool = True,
         loop: asyncio.AbstractEventLoop,
     ) -> None:
-        if row:
-            self.store.archive.add(
-                self._hand_row(spec, game, hand_no, began, events, ended, shown_names, max_seats)
-            )
+        hand = (
+            self._hand_row(spec, game, hand_no, began, events, ended, shown_names, max_seats)
+            if row
+            else None
+        )
         humans = {
             int(pid): net > 0
             for pid, net in zip(began.players, ended.net, strict=True)
             if pid not in bots
         }
-        if humans:
-            updated = self.accounts.record_hand(humans)
-            if self.on_level_up is not None:
-                for uid, account in updated.items():
-                    before = level_for(account.experience - hand_experience(won=humans[uid]))
-                    if account.level > before:
-                        announce = self.on_level_up(uid, before, account.level)
-                        if announce is not None:
-                            _soon(loop, announce)  # a connection's queue is the loop's
+        # The row and the experience in one transaction (one fsync per hand, not one per
+        # player): a hand archived twice is credited once.
+        if hand is None and not humans:
+            return
+        updated = self.store.settle_hand(hand, hand_credits(humans))
+        if self.on_level_up is not None:
+            for uid, record in updated.items():
+                after = level_for(record.experience)
+                before = level_for(record.experience - hand_experience(won=humans[uid]))
+                if after > before:
+                    announce = self.on_level_up(uid, before, after)
+                    if announce is not None:
+                        _soon(loop, announce)  # a connection's queue is the loop's
 
     def _hand_row(
         self,

@@ -61,8 +61,9 @@ class HandArchive:
         """Archive a hand; archiving the same (table, hand) again is a no-op."""
         self._db.run(lambda conn: self.add_in(conn, hand))
 
-    def add_in(self, conn: sa.Connection, hand: ArchivedHand) -> None:
-        """:meth:`add` inside the caller's transaction."""
+    def add_in(self, conn: sa.Connection, hand: ArchivedHand) -> bool:
+        """:meth:`add` inside the caller's transaction; ``False`` when the hand was
+        already archived (nothing written)."""
         if (
             not hand.table_id
             or not hand.hand_id
@@ -79,7 +80,7 @@ class HandArchive:
             )
         ).first()
         if exists is not None:
-            return
+            return False
         archive_id = conn.execute(
             hand_archive.insert().returning(hand_archive.c.id),
             {
@@ -99,6 +100,7 @@ class HandArchive:
                     for p in hand.players
                 ],
             )
+        return True
 
     def _load(self, conn: sa.Connection, rows: list[sa.Row[Any]]) -> list[ArchivedHand]:
         ids = [int(r.id) for r in rows]

@@ -13,10 +13,13 @@ Opening runs the Alembic migrations up to the newest revision.
 from __future__ import annotations
 
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass
 from types import TracebackType
 
-from croupier.store.archive import HandArchive
+import sqlalchemy as sa
+
+from croupier.store.archive import ArchivedHand, HandArchive
 from croupier.store.audit import AuditReport, audit
 from croupier.store.bank import LedgerBank
 from croupier.store.boots import ServerBoots
@@ -27,7 +30,7 @@ from croupier.store.ledger import Ledger
 from croupier.store.options import SqlOptions
 from croupier.store.protections import SqlProtections
 from croupier.store.shop import SqlShop
-from croupier.store.users import SqlUsers
+from croupier.store.users import HandCredit, SqlUsers, UserRecord
 
 __all__ = ["Store", "open_store"]
 
@@ -69,6 +72,31 @@ class Store:
     def shop(self) -> SqlShop:
         """The points shop (purchases, inventory, equipment)."""
         return SqlShop(self.db, self.ledger, self.clock)
+
+    def settle_hand(
+        self, hand: ArchivedHand | None, credits: Mapping[int, HandCredit]
+    ) -> dict[int, UserRecord]:
+        """A settled hand's archive row (``None``: archived elsewhere, as a tournament's
+        hands are with their director's state) and its players' experience in one
+        transaction; returns the credited users. A hand archived already (the same
+        table and hand again) credits nothing: experience is earned once per hand.
+
+        >>> from croupier.store.archive import HandPlayer
+        >>> with open_store("sqlite://", clock=lambda: 0.0) as store:
+        ...     ann = store.users.create_user("Ann", "ann", None, "player", 0)
+        ...     hand = ArchivedHand("t1", "1", 0, "nlhe", "", players=(HandPlayer(ann.id, 0, 3),))
+        ...     first = store.settle_hand(hand, {ann.id: HandCredit(15, won=1)})
+        ...     again = store.settle_hand(hand, {ann.id: HandCredit(15, won=1)})
+        ...     first[ann.id].experience, again, store.users.user(ann.id).hands_played
+        (15, {}, 1)
+        """
+
+        def work(conn: sa.Connection) -> dict[int, UserRecord]:
+            if hand is not None and not self.archive.add_in(conn, hand):
+                return {}
+            return self.users.credit_in(conn, credits)
+
+        return self.db.run(work)
 
     def audit(self) -> AuditReport:
         """Recompute every balance from the entries (see :mod:`croupier.store.audit`)."""

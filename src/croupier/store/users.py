@@ -17,7 +17,7 @@ croupier.store.errors.StoreError: the name 'ALICE' is taken
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 import sqlalchemy as sa
@@ -26,7 +26,7 @@ from croupier.store.db import Database
 from croupier.store.errors import NotFoundError, StoreError
 from croupier.store.schema import login_failures, sessions, users
 
-__all__ = ["SessionRecord", "SqlUsers", "UserRecord"]
+__all__ = ["HandCredit", "SessionRecord", "SqlUsers", "UserRecord"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,6 +42,19 @@ class UserRecord:
     hands_played: int
     hands_won: int
     disabled: bool
+
+
+@dataclass(frozen=True, slots=True)
+class HandCredit:
+    """What one account earns from one hand: experience and hand counts.
+
+    >>> HandCredit(15, played=1, won=1)
+    HandCredit(experience=15, played=1, won=1)
+    """
+
+    experience: int
+    played: int = 1
+    won: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,22 +141,35 @@ class SqlUsers:
 
     def add_experience(self, user_id: int, experience: int, played: int, won: int) -> UserRecord:
         """Add experience and hand counts; returns the updated user."""
+        return self.credit({user_id: HandCredit(experience, played, won)})[user_id]
 
-        def work(conn: sa.Connection) -> UserRecord:
+    def credit(self, credits: Mapping[int, HandCredit]) -> dict[int, UserRecord]:
+        """:meth:`credit_in` in its own transaction."""
+        return self._db.run(lambda conn: self.credit_in(conn, credits))
+
+    def credit_in(
+        self, conn: sa.Connection, credits: Mapping[int, HandCredit]
+    ) -> dict[int, UserRecord]:
+        """Add each account's experience and hand counts inside the caller's transaction
+        (accounts in id order, one lock order for every writer); returns the updated users.
+        An unknown account raises :class:`NotFoundError` (the transaction rolls back)."""
+        for user_id in sorted(credits):
+            credit = credits[user_id]
             result = conn.execute(
                 users.update()
                 .where(users.c.id == user_id)
                 .values(
-                    experience=users.c.experience + experience,
-                    hands_played=users.c.hands_played + played,
-                    hands_won=users.c.hands_won + won,
+                    experience=users.c.experience + credit.experience,
+                    hands_played=users.c.hands_played + credit.played,
+                    hands_won=users.c.hands_won + credit.won,
                 )
             )
             if result.rowcount != 1:
                 raise NotFoundError(f"no user {user_id}")
-            return _user(conn.execute(sa.select(users).where(users.c.id == user_id)).one())
-
-        return self._db.run(work)
+        if not credits:
+            return {}
+        rows = conn.execute(sa.select(users).where(users.c.id.in_(sorted(credits))))
+        return {int(row.id): _user(row) for row in rows}
 
     # -- sessions ---------------------------------------------------------------------
 
