@@ -14,7 +14,7 @@ import httpx
 import pytest
 from websockets.asyncio.client import connect
 
-from tests.server.live import ORIGIN, LiveServer, fast_settings, running
+from tests.server.live import ORIGIN, LiveServer, fast_settings, register_and_login, running
 
 TABLE = "nlhe-1-2"
 
@@ -109,3 +109,60 @@ def test_a_bad_lines_value_is_refused_and_hello_can_follow(server: LiveServer) -
     assert [r["code"] for r in refusals] == ["invalid"] * 3
     assert all(r["message"].startswith("lines:") for r in refusals)
     assert welcome["type"] == "welcome" and welcome["lines"] is True
+
+
+def test_a_players_ack_rides_in_the_frame_of_the_events_it_made(server: LiveServer) -> None:
+    """R-FAIR-1, issue #16: with ``lines``, a player's ack is written in the same frame as
+    the events its action made (the ``acted`` broadcast first, then the ack): one frame
+    per action for the player who acts, not two."""
+    token = register_and_login(server.url, "liner")
+    with httpx.Client(
+        base_url=server.url, headers={"Origin": ORIGIN, "Authorization": f"Bearer {token}"}
+    ) as http:
+        r = http.post("/api/exchange", json={"diamonds": 200, "key": "ex-liner-1"})
+        assert r.status_code == 200, r.text
+        me = str(r.json()["id"])
+
+    async def play() -> list[list[dict[str, Any]]]:
+        frames: list[list[dict[str, Any]]] = []
+        acks = 0
+        async with connect(server.ws_url, origin=ORIGIN) as ws:  # type: ignore[arg-type]
+            await ws.send(json.dumps({"type": "hello", "token": token, "lines": True}))
+            await ws.send(json.dumps({"type": "subscribe", "table_id": TABLE}))
+            sit = {"type": "sit", "table_id": TABLE, "buy_in": 120, "id": "sit"}
+            await ws.send(json.dumps(sit))
+            loop = asyncio.get_running_loop()
+            end = loop.time() + 60
+            n = 0
+            while acks < 6 and loop.time() < end:
+                raw = await asyncio.wait_for(ws.recv(), end - loop.time())
+                assert isinstance(raw, str)
+                frame = [json.loads(line) for line in raw.split("\n")]
+                frames.append(frame)
+                for m in frame:
+                    if m["type"] == "ack" and m["id"].startswith("a"):
+                        acks += 1
+                    ev = m.get("event") or {}
+                    mine = ev.get("type") == "turn" and ev.get("player_id") == me
+                    if m["type"] == "event" and mine and ev.get("view"):
+                        n += 1
+                        act = {"type": "act", "table_id": TABLE, "id": f"a{n}"}
+                        legal = ev["view"]["legal"]
+                        action = "check" if legal["can_check"] else "fold"
+                        await ws.send(json.dumps({**act, "action": action}))
+        return frames
+
+    frames = asyncio.run(play())
+    acked = [(f, m) for f in frames for m in f if m["type"] == "ack" and m["id"].startswith("a")]
+    accepted = [(f, m) for f, m in acked if m["accepted"]]
+    assert len(accepted) >= 3, acked
+    for frame, ack in accepted:
+        kinds = [m["event"]["type"] if m["type"] == "event" else m["type"] for m in frame]
+        acted = [
+            i
+            for i, m in enumerate(frame)
+            if m["type"] == "event"
+            and m["event"]["type"] == "acted"
+            and m["version"] <= ack["version"]
+        ]
+        assert acted and acted[-1] < frame.index(ack), kinds
