@@ -90,6 +90,20 @@ class Probe:
         with open(self._census, "a") as f:
             f.write(f"{time.monotonic():.1f} {line}\n")
 
+    def _write_heap(self, path: str) -> None:
+        """``LOAD_HEAP_CENSUS=/path``: at each report, the objects the collector tracks
+        per generation (the permanent one is never scanned) and the 40 most common types
+        among those a full collection scans (what its pause is proportional to)."""
+        sizes = [len(gc.get_objects(g)) for g in range(3)]
+        kinds = Counter(type(o).__qualname__ for o in gc.get_objects()).most_common(40)
+        with open(path, "a") as f:
+            f.write(
+                f"{time.monotonic():.1f} tracked by generation {sizes}, frozen"
+                f" {gc.get_freeze_count():,}: "
+                + ", ".join(f"{k} {n:,}" for k, n in kinds)
+                + "\n"
+            )
+
     def start(self) -> None:
         self._task = asyncio.get_running_loop().create_task(self._lag_loop())
         if self._stalls:
@@ -134,6 +148,8 @@ class Probe:
         """Figures since the last :meth:`reset` (called from another thread: copies only)."""
         if os.environ.get("LOAD_COLLECT_BEFORE_REPORT"):
             gc.collect()
+        if heap := os.environ.get("LOAD_HEAP_CENSUS"):
+            self._write_heap(heap)
         lags = sorted(list(self.lags))
         gcs = list(self.gcs)
         wall = time.monotonic() - self._wall0
