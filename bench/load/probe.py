@@ -91,17 +91,15 @@ class Probe:
             f.write(f"{time.monotonic():.1f} {line}\n")
 
     def _write_heap(self, path: str) -> None:
-        """``LOAD_HEAP_CENSUS=/path``: at each report, the objects the collector tracks
+        """``LOAD_HEAP_CENSUS=/path``: at each reset and report, the objects the collector tracks
         per generation (the permanent one is never scanned) and the 40 most common types
         among those a full collection scans (what its pause is proportional to)."""
         sizes = [len(gc.get_objects(g)) for g in range(3)]
         kinds = Counter(type(o).__qualname__ for o in gc.get_objects()).most_common(40)
         with open(path, "a") as f:
             f.write(
-                f"{time.monotonic():.1f} tracked by generation {sizes}, frozen"
-                f" {gc.get_freeze_count():,}: "
-                + ", ".join(f"{k} {n:,}" for k, n in kinds)
-                + "\n"
+                f"pid {os.getpid()} {time.monotonic():.1f} tracked by generation {sizes}, frozen"
+                f" {gc.get_freeze_count():,}: " + ", ".join(f"{k} {n:,}" for k, n in kinds) + "\n"
             )
 
     def start(self) -> None:
@@ -136,6 +134,8 @@ class Probe:
                     f.write(f"thread {name}:\n" + "".join(traceback.format_stack(frame)[-14:]))
 
     def reset(self) -> None:
+        if heap := os.environ.get("LOAD_HEAP_CENSUS"):
+            self._write_heap(heap)
         self.lags = []
         self.gcs = []
         self.loop_gcs = []
