@@ -590,25 +590,30 @@ def main(argv: list[str] | None = None) -> list[Row]:
 def measure_memory(db: str, tokens: list[str], tables: int, connections: int) -> dict[str, float]:
     """RSS of croupier's process: empty, with ``tables`` empty tables open, and with
     ``connections`` idle authenticated WebSockets (hello only) on top; per table and per
-    connection in KiB. A collection runs before each reading (gc.collect in ``report``)."""
+    connection in KiB, and the objects the collector tracks (and a full collection
+    scans) per table and per connection. A collection runs before each reading
+    (gc.collect in ``report``)."""
     import asyncio
 
     from websockets.asyncio.client import connect
 
     env = {**os.environ, "PYTHONPATH": f"{ROOT}{os.pathsep}{os.environ.get('PYTHONPATH', '')}"}
     env["LOAD_COLLECT_BEFORE_REPORT"] = "1"
+    env["LOAD_COUNT_OBJECTS"] = "1"
     empty = _Server("croupier", db, 0, "m0", env)
     try:
         time.sleep(2)
-        rss0 = float(empty.ask("report")["rss"])
+        report0 = empty.ask("report")
+        rss0, objects0 = float(report0["rss"]), int(report0["gc_objects"])
     finally:
         empty.stop()
     server = _Server("croupier", db, tables, "m1", env)
     try:
         time.sleep(2)
-        rss1 = float(server.ask("report")["rss"])
+        report1 = server.ask("report")
+        rss1, objects1 = float(report1["rss"]), int(report1["gc_objects"])
 
-        async def idle() -> float:
+        async def idle() -> dict[str, Any]:
             url = f"ws://127.0.0.1:{server.port}/ws"
             socks = []
             sem = asyncio.Semaphore(64)
@@ -624,12 +629,13 @@ def measure_memory(db: str, tokens: list[str], tables: int, connections: int) ->
                 asyncio.gather(*(one(t) for t in tokens[:connections])), 60 + connections / 20
             )
             await asyncio.sleep(2)
-            rss = float((await asyncio.to_thread(server.ask, "report"))["rss"])
+            report = await asyncio.to_thread(server.ask, "report")
             for ws in socks:
                 await ws.close()
-            return rss
+            return report
 
-        rss2 = asyncio.run(idle())
+        report2 = asyncio.run(idle())
+        rss2, objects2 = float(report2["rss"]), int(report2["gc_objects"])
     finally:
         server.stop()
     return {
@@ -638,6 +644,8 @@ def measure_memory(db: str, tokens: list[str], tables: int, connections: int) ->
         "rss_connections_mb": rss2 / 2**20,
         "kib_per_table": (rss1 - rss0) / tables / 1024,
         "kib_per_connection": (rss2 - rss1) / connections / 1024,
+        "objects_per_table": (objects1 - objects0) / tables,
+        "objects_per_connection": (objects2 - objects1) / connections,
     }
 
 

@@ -30,6 +30,7 @@ from typing import Any
 
 import httpx
 
+from croupier.store import Store
 from croupier.table.events import TableEvent
 from tests.server.live import ORIGIN, Client, LiveServer, fast_settings, register_and_login, running
 
@@ -167,23 +168,35 @@ def test_a_stalled_table_write_blocks_neither_the_loop_nor_other_tables(sqlite_u
     print(report)
 
 
-class SlowArchive:
-    """Wraps the archive's ``add``: while ``on``, each hand written sleeps ``seconds`` (on
-    the archive thread), so the thread falls behind the tables."""
+class StoreProxy:
+    """The registry's store, with ``settle_hand`` replaced (the store is a frozen value)."""
 
-    def __init__(self, archive: Any, seconds: float) -> None:
-        self.original = archive.add
+    def __init__(self, store: Any, settle_hand: Any) -> None:
+        self._store = store
+        self.settle_hand = settle_hand
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._store, name)
+
+
+class SlowArchive:
+    """Stands for the store's ``settle_hand`` (a hand's archive row and experience): while
+    ``on``, each hand sleeps ``seconds`` first (on the archive thread, outside the
+    transaction), so the thread falls behind the tables."""
+
+    def __init__(self, store: Any, seconds: float) -> None:
+        self.store = store
         self.seconds = seconds
         self.on = False
         self.slow = 0
         self.on_loop = 0
 
-    def __call__(self, hand: Any) -> Any:
+    def __call__(self, hand: Any, credits: Any) -> Any:
         if self.on:
             self.slow += 1
             self.on_loop += _on_a_loop()
             time.sleep(self.seconds)
-        return self.original(hand)
+        return Store.settle_hand(self.store, hand, credits)
 
 
 def test_an_archive_behind_paces_the_tables_not_the_loop(sqlite_url: str) -> None:
@@ -201,8 +214,8 @@ def test_an_archive_behind_paces_the_tables_not_the_loop(sqlite_url: str) -> Non
         registry = services.registry
         loop = services.tasks[0].get_loop()
         archive = registry.store.archive
-        slow = SlowArchive(archive, STALL)
-        archive.add = slow
+        slow = SlowArchive(registry.store, STALL)
+        registry.store = StoreProxy(registry.store, slow)
         backlog: list[int] = []
         put_off: list[int] = []
 

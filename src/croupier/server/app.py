@@ -22,12 +22,13 @@ import time
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
-from starlette.routing import Mount, WebSocketRoute
+from starlette.routing import Mount
 from starlette.staticfiles import StaticFiles
+from starlette.types import Receive, Scope, Send
 from starlette.websockets import WebSocket
 
 from croupier.accounts import Accounts, PasswordHashing, ThrottlePolicy
@@ -326,6 +327,28 @@ async def _seat_group(sv: Services, group: list[str]) -> None:
             )
 
 
+WS_PATH: Final = "/ws"
+"""Where the room's WebSocket is served (docs/protocol.md)."""
+
+
+class Room(Starlette):
+    """The room's application: Starlette, except that a WebSocket at ``/ws`` goes straight
+    to its session (:class:`~croupier.server.ws.WsSession`), outside the middleware and
+    the router. Those pass a WebSocket through without touching it, but each connection
+    kept ten of their coroutines suspended for its whole life (and each frame sent went
+    through one more wrapper): 46 of the 146 objects an idle connection held for every
+    full collection to scan, and 5 of its 35 KiB (docs/benchmarks.md). The security headers and body caps of
+    :class:`~croupier.server.security.SecurityMiddleware` are HTTP's; the WebSocket's own
+    checks (origin, hello, frame size, rate) are the session's."""
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "websocket" and scope["path"] == WS_PATH:
+            scope["app"] = self
+            await WsSession(WebSocket(scope, receive, send), self.state.services).run()
+            return
+        await super().__call__(scope, receive, send)
+
+
 def create_app(settings: Settings | None = None) -> Starlette:
     """The application for ``settings`` (default: read from the environment)."""
     settings = settings if settings is not None else Settings.from_env()
@@ -338,10 +361,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         finally:
             await _shutdown(services)
 
-    async def ws_endpoint(websocket: WebSocket) -> None:
-        await WsSession(websocket, websocket.app.state.services).run()
-
-    return Starlette(
+    return Room(
         middleware=[
             Middleware(
                 SecurityMiddleware,
@@ -351,7 +371,6 @@ def create_app(settings: Settings | None = None) -> Starlette:
         ],
         routes=[
             *routes(),
-            WebSocketRoute("/ws", ws_endpoint),
             # The browser client (src/croupier/web, docs/client.md), served as it is.
             Mount("/", app=StaticFiles(directory=WEB_DIR, html=True), name="web"),
         ],
