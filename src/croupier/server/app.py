@@ -337,9 +337,10 @@ class Room(Starlette):
     the router. Those pass a WebSocket through without touching it, but each connection
     kept ten of their coroutines suspended for its whole life (and each frame sent went
     through one more wrapper): 46 of the 146 objects an idle connection held for every
-    full collection to scan, and 5 of its 35 KiB (docs/benchmarks.md). The security headers and body caps of
-    :class:`~croupier.server.security.SecurityMiddleware` are HTTP's; the WebSocket's own
-    checks (origin, hello, frame size, rate) are the session's."""
+    full collection to scan, and 5 of its 35 KiB (docs/benchmarks.md). The security
+    headers and body caps of :class:`~croupier.server.security.SecurityMiddleware` are
+    HTTP's; the WebSocket's own checks (origin, hello, frame size, rate) are the
+    session's."""
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "websocket" and scope["path"] == WS_PATH:
