@@ -65,7 +65,9 @@ def test_sign_up_exchange_play_with_the_mouse_and_replay(
     page.fill("#sit-amount", "200")
     page.click("#sit-form button[type=submit]")
     page.wait_for_selector(".seat.me")
-    assert page.inner_text(".seat.me .chips") == "200"
+    # 200 bought in, less a blind when the next hand deals me in at once (its first events
+    # can come in the frame of the sit's ack: the seat is first drawn with the blind posted)
+    assert 198 <= int(page.inner_text(".seat.me .chips")) <= 200
     assert page.is_visible(".seat .tag-bot")
     # On my turn my seat shows the countdown from the server's deadline (30 s at a room table).
     page.wait_for_selector("#actionbar:not([hidden])", timeout=60000)
