@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from croupier.accounts import Accounts
-from croupier.accounts.levels import hand_experience, level_for
+from croupier.accounts.levels import level_for
 from croupier.accounts.service import hand_credits
 from croupier.bots import BotRunner, RuleBot
 from croupier.engine.events import CardsShown, Event, HandEnded, plain
@@ -626,11 +626,12 @@ class TableRegistry:
         # player): a hand archived twice is credited once.
         if hand is None and not humans:
             return
-        updated = self.store.settle_hand(hand, hand_credits(humans))
+        credits = hand_credits(humans)
+        updated = self.store.settle_hand(hand, credits)
         if self.on_level_up is not None:
             for uid, record in updated.items():
                 after = level_for(record.experience)
-                before = level_for(record.experience - hand_experience(won=humans[uid]))
+                before = level_for(record.experience - credits[uid].experience)
                 if after > before:
                     announce = self.on_level_up(uid, before, after)
                     if announce is not None:
