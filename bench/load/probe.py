@@ -53,6 +53,11 @@ class Probe:
         """The server's own counters (croupier: frames and messages sent), reported as
         their growth since the last reset."""
         self._counters0: dict[str, int] = {}
+        self.maxima: Callable[[], dict[str, float]] = dict
+        """The server's longest waits since the previous call (croupier: the journal's
+        record queued → durable, its transactions, its writes on the caller's thread),
+        taken at each reset and reported as the window's."""
+        self._blocks0 = sys.getallocatedblocks()
         self._census = os.environ.get("LOAD_GC_CENSUS")
         """A file to append, at the start of each collection, the generation, the number
         of objects it scans and the 25 most common types among them (a debugging aid:
@@ -143,6 +148,8 @@ class Probe:
         self._wall0 = time.monotonic()
         self._rss0 = rss_bytes()
         self._counters0 = self.counters()
+        self.maxima()
+        self._blocks0 = sys.getallocatedblocks()
 
     def report(self) -> dict[str, Any]:
         """Figures since the last :meth:`reset` (called from another thread: copies only)."""
@@ -168,5 +175,10 @@ class Probe:
             "gc_count_gen": [sum(1 for g, _ in gcs if g == gen) for gen in (0, 1, 2)],
             "gc_total": sum(d for _, d in gcs),
             "gc_objects": len(gc.get_objects()) if os.environ.get("LOAD_COUNT_OBJECTS") else 0,
+            # memory blocks Python's allocator holds: flat while RSS grows, the growth
+            # is outside Python's objects (SQLite's page caches, the C allocator)
+            "blocks": sys.getallocatedblocks(),
+            "blocks_start": self._blocks0,
+            **self.maxima(),
             **{k: v - self._counters0.get(k, 0) for k, v in self.counters().items()},
         }

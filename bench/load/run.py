@@ -85,6 +85,14 @@ class Row:
     clients_cpu_pct: float = 0.0
     """The load generator's own CPU in the window (its client processes, one core = 100 %):
     it shares the machine's cores with the server under test."""
+    blocks_start: int = 0
+    """Memory blocks held by Python's allocator at the window's start (``sys.getallocatedblocks``)…"""
+    blocks: int = 0
+    """…and at its end."""
+    journal_ms: tuple[float, float, float] = (0.0, 0.0, 0.0)
+    """croupier's journal in the window, the longest: a record queued → durable (its
+    table's events wait that long), a transaction of the writer threads, a write on the
+    caller's thread."""
 
 
 class _Server:
@@ -196,6 +204,12 @@ def _combined(reports: list[dict[str, Any]]) -> dict[str, Any]:
         "gc_full": sum(int(r["gc_full"]) for r in reports),
         "frames_out": sum(int(r.get("frames_out", 0)) for r in reports),
         "messages_out": sum(int(r.get("messages_out", 0)) for r in reports),
+        "blocks": sum(int(r.get("blocks", 0)) for r in reports),
+        "blocks_start": sum(int(r.get("blocks_start", 0)) for r in reports),
+        **{
+            k: max(float(r.get(k, 0.0)) for r in reports)
+            for k in ("journal_wait_max", "journal_write_max", "journal_sync_max")
+        },
     }
 
 
@@ -377,6 +391,12 @@ def run_step(
         messages_out=int(report.get("messages_out", 0)),
         codes=_summed(st.get("codes", {}) for st in stats),
         clients_cpu_pct=100.0 * sum(float(st.get("cpu", 0.0)) for st in stats) / wall,
+        blocks_start=int(report.get("blocks_start", 0)),
+        blocks=int(report.get("blocks", 0)),
+        journal_ms=_triple(
+            1000.0 * float(report.get(k, 0.0))
+            for k in ("journal_wait_max", "journal_write_max", "journal_sync_max")
+        ),
     )
 
 
@@ -406,6 +426,18 @@ def frames_line(r: Row) -> str:
         f"  sent {r.frames_out:,} frames holding {r.messages_out:,} messages: "
         f"{r.messages_out / r.frames_out:.2f} messages per frame, "
         f"{r.frames_out / actions:.1f} frames per action"
+    )
+
+
+def store_line(r: Row) -> str:
+    """croupier's journal waits and Python's allocated blocks in ``r``'s window."""
+    if r.mode.startswith("baseline"):
+        return ""
+    wait, write, sync = r.journal_ms
+    return (
+        f"  journal, the longest: record queued → durable {wait:.0f} ms, transaction "
+        f"{write:.0f} ms, write on the caller's thread {sync:.0f} ms; Python's allocated "
+        f"blocks {r.blocks_start:,} → {r.blocks:,}"
     )
 
 
@@ -564,6 +596,8 @@ def main(argv: list[str] | None = None) -> list[Row]:
                 print(format_row(row), flush=True)
                 if row.frames_out:
                     print(frames_line(row), flush=True)
+                if line := store_line(row):
+                    print(line, flush=True)
                 print(
                     f"  {row.gc_count:,} collections, the longest {row.gc_max_ms:.0f} ms, "
                     f"the longest on the event loop's thread {row.gc_max_loop_ms:.0f} ms; "

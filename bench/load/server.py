@@ -36,6 +36,7 @@ def _croupier_app(
     from croupier.server.app import create_app
     from croupier.server.cluster import preferred
     from croupier.server.settings import Settings
+    from croupier.store.groupcommit import GroupCommitJournal
 
     settings = Settings(
         database_url=db,
@@ -80,6 +81,13 @@ def _croupier_app(
                 "frames_out": metrics.frames_out,
                 "messages_out": metrics.messages_out,
             }
+            journal = registry.journal
+            if isinstance(journal, GroupCommitJournal):
+                probe.maxima = lambda: {
+                    "journal_wait_max": journal.waits.take_window_max(),
+                    "journal_write_max": journal.writes.take_window_max(),
+                    "journal_sync_max": journal.sync_writes.take_window_max(),
+                }
             probe.start()
             yield
 

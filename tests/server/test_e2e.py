@@ -116,6 +116,13 @@ def test_two_accounts_buy_in_play_with_bots_cash_out_and_reconcile(database_url:
         asyncio.run(scenario(srv.url, srv.ws_url))
         metrics = httpx.get(srv.url + "/metrics").text
         assert "croupier_hands_settled_total" in metrics
+        # How long the journal's records waited to be durable (issue #16): every hand's
+        # start and end were queued and written, each counted once in the histogram.
+        values = dict(line.rsplit(" ", 1) for line in metrics.splitlines())
+        waited = int(values["croupier_journal_wait_seconds_count"])
+        assert waited >= 2 * int(values["croupier_hands_settled_total"]) > 0
+        assert int(values['croupier_journal_wait_seconds_bucket{le="+Inf"}']) == waited
+        assert float(values["croupier_journal_wait_seconds_max"]) > 0
         # An archived cash hand's record is not kept at the table: at most the hand that
         # has just ended, before its settlement is durable (issue #16: records kept were
         # live objects the collector scanned, four hands per table).

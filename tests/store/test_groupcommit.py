@@ -67,6 +67,9 @@ def test_many_tables_in_one_transaction_and_events_held_until_durable(store: Sto
 
     journal = asyncio.run(go())
     assert (journal.groups, journal.records_written) == (1, 20)
+    # each record's wait from queued to durable is counted, the one transaction once
+    assert (journal.waits.count, journal.writes.count, journal.sync_writes.count) == (20, 1, 0)
+    assert journal.waits.max >= journal.writes.max > 0
     for t in tables:
         assert list(store.journal.records(t)) == [SeatsRecord(SEATS, "sit")]
 

@@ -21,6 +21,7 @@ from croupier.server.protocol import CloseCode
 from croupier.server.seated import seated_tables
 from croupier.server.security import BodyError, connection_ip, connection_is_https, parse_json_body
 from croupier.store import StoreError
+from croupier.store.groupcommit import GroupCommitJournal
 from croupier.tournament import TournamentError
 
 if TYPE_CHECKING:
@@ -128,6 +129,10 @@ async def metrics(request: Request) -> Response:
         f"croupier_tables_put_off {reg.tables_put_off}",
         f"croupier_online {sv.online()}",
     ]
+    if isinstance(reg.journal, GroupCommitJournal):  # how long the journal's writes wait
+        lines += reg.journal.waits.prometheus("croupier_journal_wait_seconds")
+        lines += reg.journal.writes.prometheus("croupier_journal_transaction_seconds")
+        lines += reg.journal.sync_writes.prometheus("croupier_journal_sync_write_seconds")
     if sv.bus is not None:  # the room's Redis (server/bus.py)
         lines += [
             f"croupier_bus_sent_total {sv.bus.published}",

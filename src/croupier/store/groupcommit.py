@@ -38,6 +38,7 @@ import asyncio
 import contextlib
 import logging
 import threading
+import time
 from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -45,6 +46,7 @@ from typing import Any, Protocol
 
 from croupier.store.errors import StoreError
 from croupier.store.journal import SqlJournal
+from croupier.store.latency import Latency
 from croupier.table.journal import (
     BuyInAborted,
     CashOutDone,
@@ -80,6 +82,8 @@ class _Item:
     done: threading.Event | None = None
     error: BaseException | None = None
     watch: _Watch | None = None
+    queued: float = 0.0
+    """When it was queued (``time.monotonic``)."""
 
 
 @dataclass(slots=True)
@@ -144,6 +148,12 @@ class GroupCommitJournal:
         """Tables with a record that could not be written (until :meth:`reset`)."""
         self.groups = 0
         self.records_written = 0
+        self.waits = Latency()
+        """Per queued record: from queued to durable (what holds its table's events)."""
+        self.writes = Latency()
+        """Per transaction of the writer threads, waiting for the database's lock included."""
+        self.sync_writes = Latency()
+        """Per record written on the caller's thread (often the event loop's)."""
 
     # -- the Journal port ----------------------------------------------------------------
 
@@ -172,11 +182,13 @@ class GroupCommitJournal:
                 # number and the place in the queue are taken together (the lock is an RLock)
                 self._seq += 1
                 seq = watch.last = self._seq
-                self._put(_Item(table_id, record, seq, watch=watch))
+                self._put(_Item(table_id, record, seq, watch=watch, queued=time.monotonic()))
             return
+        started = time.monotonic()
         if watch is None or watch.last <= watch.durable:
             # Nothing of this table is waiting: write now (on the caller's thread).
             self.inner.append(table_id, record)
+            self.sync_writes.observe(time.monotonic() - started)
             return
         # This table has records waiting: take them out of the queue and write them with
         # this one, here, in one transaction (after the group being written, if it holds
@@ -190,6 +202,10 @@ class GroupCommitJournal:
             done.wait()
         items = [(i.table_id, i.record) for i in mine]
         self.inner.append_many([*items, (table_id, record)])
+        now = time.monotonic()
+        self.sync_writes.observe(now - started)
+        for i in mine:
+            self.waits.observe(now - i.queued)
         if mine and watch is not None:
             written = {table_id: (watch, mine[-1].seq)}
             if _on_loop(watch.loop):
@@ -337,6 +353,7 @@ class GroupCommitJournal:
         for i in group:
             if i.table_id in broken:
                 i.error = StoreError("journal_failed", f"the journal of {i.table_id} failed")
+        started = time.monotonic()
         try:
             self.inner.append_many([(i.table_id, i.record) for i in todo])
         except Exception:
@@ -351,6 +368,11 @@ class GroupCommitJournal:
                     broken.add(i.table_id)
                     with self._cond:
                         self._broken.add(i.table_id)
+        now = time.monotonic()
+        self.writes.observe(now - started)
+        for i in group:
+            if i.queued:
+                self.waits.observe(now - i.queued)
         self.groups += 1
         self.records_written += len(group)
         written: dict[str, dict[str, tuple[_Watch, int]]] = {}
