@@ -131,8 +131,13 @@ def main(argv: list[str] | None = None) -> None:
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind(("127.0.0.1", 0))
     port = sock.getsockname()[1]
+    from croupier.server.wsproto import uvicorn_options
+
+    options = uvicorn_options(64 * 1024) if args.mode == "croupier" else {"lifespan": "on"}
+    if stock := os.environ.get("LOAD_UVICORN_WS"):  # e.g. websockets-sansio: uvicorn's own
+        options["ws"] = stock
     config = uvicorn.Config(
-        app, log_level="warning", lifespan="on", backlog=8192, ws_ping_interval=None
+        app, log_level="warning", backlog=8192, ws_ping_interval=None, **options
     )
     server = uvicorn.Server(config)
     started = threading.Event()

@@ -16,6 +16,7 @@ from websockets.asyncio.client import ClientConnection, connect
 
 from croupier.server.app import create_app
 from croupier.server.settings import Settings
+from croupier.server.wsproto import uvicorn_options
 from tests.waiting import wait_until
 
 ORIGIN = "http://good.example"
@@ -55,9 +56,7 @@ class LiveServer:
             host="127.0.0.1",
             port=self.port,
             log_level="warning",
-            ws_max_size=settings.max_frame_bytes,
-            lifespan="on",
-            proxy_headers=False,  # as croupier.server.serve: the app reads X-Forwarded-For
+            **uvicorn_options(settings.max_frame_bytes),  # as croupier serve
         )
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, daemon=True)

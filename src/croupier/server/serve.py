@@ -13,6 +13,7 @@ from croupier.logs import configure
 from croupier.server.app import create_app
 from croupier.server.gctune import tune_and_pace
 from croupier.server.settings import Settings
+from croupier.server.wsproto import uvicorn_options
 
 __all__ = ["serve", "tuned"]
 
@@ -45,11 +46,7 @@ def serve(settings: Settings) -> None:
         tuned(create_app(settings), settings.gc_pace_seconds),
         host=settings.host,
         port=settings.port,
-        ws_max_size=settings.max_frame_bytes,
         log_level=settings.log_level.lower(),
-        lifespan="on",
-        # X-Forwarded-For is read by the app, only from CROUPIER_TRUSTED_PROXIES
-        # (croupier.server.security); uvicorn's own handling trusts loopback by default.
-        proxy_headers=False,
         timeout_graceful_shutdown=int(settings.shutdown_grace_seconds),
+        **uvicorn_options(settings.max_frame_bytes),
     )
