@@ -178,6 +178,10 @@ class _Server:
                         pipe.close()
 
 
+JOURNAL_MAXIMA = ("journal_wait_max", "journal_write_max", "journal_sync_max")
+"""The server's journal waits, the longest of the window (``Probe.maxima``)."""
+
+
 def _triple(values: Any) -> Any:
     """Three figures, one per GC generation, as a tuple."""
     a, b, c = values
@@ -206,10 +210,7 @@ def _combined(reports: list[dict[str, Any]]) -> dict[str, Any]:
         "messages_out": sum(int(r.get("messages_out", 0)) for r in reports),
         "blocks": sum(int(r.get("blocks", 0)) for r in reports),
         "blocks_start": sum(int(r.get("blocks_start", 0)) for r in reports),
-        **{
-            k: max(float(r.get(k, 0.0)) for r in reports)
-            for k in ("journal_wait_max", "journal_write_max", "journal_sync_max")
-        },
+        **{k: max(float(r.get(k, 0.0)) for r in reports) for k in JOURNAL_MAXIMA},
     }
 
 
@@ -393,10 +394,7 @@ def run_step(
         clients_cpu_pct=100.0 * sum(float(st.get("cpu", 0.0)) for st in stats) / wall,
         blocks_start=int(report.get("blocks_start", 0)),
         blocks=int(report.get("blocks", 0)),
-        journal_ms=_triple(
-            1000.0 * float(report.get(k, 0.0))
-            for k in ("journal_wait_max", "journal_write_max", "journal_sync_max")
-        ),
+        journal_ms=_triple(1000.0 * float(report.get(k, 0.0)) for k in JOURNAL_MAXIMA),
     )
 
 

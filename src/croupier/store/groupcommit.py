@@ -371,8 +371,7 @@ class GroupCommitJournal:
         now = time.monotonic()
         self.writes.observe(now - started)
         for i in group:
-            if i.queued:
-                self.waits.observe(now - i.queued)
+            self.waits.observe(now - i.queued)
         self.groups += 1
         self.records_written += len(group)
         written: dict[str, dict[str, tuple[_Watch, int]]] = {}
