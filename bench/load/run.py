@@ -89,6 +89,10 @@ class Row:
     """Memory blocks held by Python's allocator at the window's start (``sys.getallocatedblocks``)…"""
     blocks: int = 0
     """…and at its end."""
+    journal_waits: tuple[int, int, int] = (0, 0, 0)
+    """croupier's journal records made durable by its writer threads in the window, and
+    how many of them waited over 50 ms and over 250 ms from queued to durable (their
+    tables' events waited as long: the goal's p99 and p999)."""
     journal_ms: tuple[float, float, float] = (0.0, 0.0, 0.0)
     """croupier's journal in the window, the longest: a record queued → durable (its
     table's events wait that long), a transaction of the writer threads, a write on the
@@ -180,6 +184,9 @@ class _Server:
 
 JOURNAL_MAXIMA = ("journal_wait_max", "journal_write_max", "journal_sync_max")
 """The server's journal waits, the longest of the window (``Probe.maxima``)."""
+JOURNAL_WAITS = ("journal_waits", "journal_waits_over_50ms", "journal_waits_over_250ms")
+"""The server's journal records in the window, all and those that waited over 50 and
+250 ms (``Probe.counters``)."""
 
 
 def _triple(values: Any) -> Any:
@@ -211,6 +218,7 @@ def _combined(reports: list[dict[str, Any]]) -> dict[str, Any]:
         "blocks": sum(int(r.get("blocks", 0)) for r in reports),
         "blocks_start": sum(int(r.get("blocks_start", 0)) for r in reports),
         **{k: max(float(r.get(k, 0.0)) for r in reports) for k in JOURNAL_MAXIMA},
+        **{k: sum(int(r.get(k, 0)) for r in reports) for k in JOURNAL_WAITS},
     }
 
 
@@ -395,6 +403,7 @@ def run_step(
         blocks_start=int(report.get("blocks_start", 0)),
         blocks=int(report.get("blocks", 0)),
         journal_ms=_triple(1000.0 * float(report.get(k, 0.0)) for k in JOURNAL_MAXIMA),
+        journal_waits=_triple(int(report.get(k, 0)) for k in JOURNAL_WAITS),
     )
 
 
@@ -432,10 +441,17 @@ def store_line(r: Row) -> str:
     if r.mode.startswith("baseline"):
         return ""
     wait, write, sync = r.journal_ms
+    records, over50, over250 = r.journal_waits
+    share = (
+        f"; of {records:,} records durable, {over50:,} ({100.0 * over50 / records:.2f} %) "
+        f"waited over 50 ms and {over250:,} ({100.0 * over250 / records:.2f} %) over 250 ms"
+        if records
+        else ""
+    )
     return (
         f"  journal, the longest: record queued → durable {wait:.0f} ms, transaction "
-        f"{write:.0f} ms, write on the caller's thread {sync:.0f} ms; Python's allocated "
-        f"blocks {r.blocks_start:,} → {r.blocks:,}"
+        f"{write:.0f} ms, write on the caller's thread {sync:.0f} ms{share}; Python's "
+        f"allocated blocks {r.blocks_start:,} → {r.blocks:,}"
     )
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 
 import pytest
-from bench.load.run import format_row, main, ratio_line, relay_line
+from bench.load.run import format_row, main, ratio_line, relay_line, store_line
 
 pytestmark = [pytest.mark.slow, pytest.mark.rules("R-CRASH-1")]
 
@@ -44,6 +44,12 @@ def test_a_short_ramp_measures_both_servers(tmp_path, capsys) -> None:  # type: 
     # croupier played real hands: its frames per action include deals, turns and
     # settlements, more than the baseline's two broadcasts per action.
     assert cro.frames_per_action > base.frames_per_action
+    # its journal made hands' records durable in the window, counted by how long they
+    # waited (how many waited long is measured, never asserted)
+    records, over50, over250 = cro.journal_waits
+    assert records > 0 and records >= over50 >= over250 >= 0
+    assert base.journal_waits == (0, 0, 0)
+    assert store_line(cro) in out and f"of {records:,} records durable" in out
     assert format_row(cro) in out and ratio_line(base, cro) in out
     assert (tmp_path / "rows.json").read_text().count('"mode"') == 2
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import threading
 
+import pytest
+
 from croupier.store.latency import BUCKETS, Latency
 
 
@@ -28,6 +30,18 @@ def test_the_window_maximum_is_forgotten_once_taken_the_overall_one_is_not() -> 
     assert h.take_window_max() == 0.0
     h.observe(0.1)
     assert (h.take_window_max(), h.max) == (0.1, 0.5)
+
+
+def test_longer_than_a_bound_counts_what_its_bucket_excludes() -> None:
+    h = Latency()
+    for s in (0.01, 0.05, 0.0500001, 0.25, 0.3, 11.0):
+        h.observe(s)
+    assert h.longer_than(0.05) == 4  # 0.05 itself is within its bucket ("le")
+    assert h.longer_than(0.25) == 2
+    assert h.longer_than(10.0) == 1
+    assert h.longer_than(0.005) == 6
+    with pytest.raises(ValueError):
+        h.longer_than(0.06)  # not a bucket bound: no exact answer
 
 
 def test_prometheus_lines() -> None:

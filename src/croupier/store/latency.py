@@ -13,6 +13,8 @@ the load harness (``bench/load``) reads the longest wait of its measured window.
 (3, 0.3, [(0.005, 2), (0.01, 2), (0.025, 2)])
 >>> round(h.take_window_max(), 3), h.take_window_max()
 (0.3, 0.0)
+>>> h.longer_than(0.05), h.longer_than(0.25), h.longer_than(0.5)
+(1, 1, 0)
 """
 
 from __future__ import annotations
@@ -62,6 +64,13 @@ class Latency:
             total += n
             out.append((bound, total))
         return out
+
+    def longer_than(self, bound: float) -> int:
+        """How many observations were longer than ``bound``, one of :data:`BUCKETS`
+        (exact there; the harness subtracts two readings to count a window's)."""
+        i = BUCKETS.index(bound)
+        with self._lock:
+            return sum(self._counts[i + 1 :])
 
     def take_window_max(self) -> float:
         """The longest duration observed since the previous call (then forgotten)."""
