@@ -36,6 +36,7 @@ def _croupier_app(
     from croupier.server.app import create_app
     from croupier.server.cluster import preferred
     from croupier.server.settings import Settings
+    from croupier.server.switching import tune_switching
     from croupier.store.groupcommit import GroupCommitJournal
 
     settings = Settings(
@@ -58,6 +59,12 @@ def _croupier_app(
             if (pace := os.environ.get("CROUPIER_GC_PACE_SECONDS"))
             else {}
         ),
+        # CROUPIER_SWITCH_INTERVAL_MS=5 measures CPython's default switch interval
+        **(
+            {"switch_interval_ms": float(switch)}
+            if (switch := os.environ.get("CROUPIER_SWITCH_INTERVAL_MS"))
+            else {}
+        ),
     )
     app = create_app(settings)
     inner = app.router.lifespan_context
@@ -72,6 +79,7 @@ def _croupier_app(
                     continue  # another process of the room serves it
                 spec = TableSpec(table_id, f"Load {i}", "nlhe", "room", (1, 2), 6)
                 await registry.open(spec)
+            tune_switching(settings.switch_interval_ms)  # as croupier serve
             if os.environ.get("LOAD_TUNE_GC", "1") == "1":  # as croupier serve
                 from croupier.server.gctune import tune_and_pace
 

@@ -108,6 +108,11 @@ class Settings:
     generation every this many seconds, the middle one every 10 of those, all of them
     every 1,500 (:class:`croupier.server.gctune.GcPacer`); 0: only the collector's own
     automatic collections."""
+    switch_interval_ms: float = 1.0
+    """``croupier serve`` asks its busy event loop to hand the GIL to a waiting store
+    thread after this many milliseconds (CPython's default is 5): a store thread takes the
+    GIL back after each statement it runs, so a transaction's wall time grows with it
+    (:mod:`croupier.server.switching`); 0.1..100."""
     processes: str = "1"
     """``croupier serve``'s processes on this machine: ``auto`` (one per usable core, at
     most 8) or a number in 1..16; more than one makes ``serve`` a supervisor of that many
@@ -178,6 +183,8 @@ class Settings:
             raise SettingsError(
                 "bad_delay", "CROUPIER_GC_PACE_SECONDS must be 0 (off) or in 0.01..10"
             )
+        if not 0.1 <= self.switch_interval_ms <= 100:
+            raise SettingsError("bad_delay", "CROUPIER_SWITCH_INTERVAL_MS must be in 0.1..100")
         if not self.level_seconds_scale > 0:
             raise SettingsError("bad_delay", "CROUPIER_LEVEL_SECONDS_SCALE must be > 0")
         if not 60 <= self.session_idle_seconds <= self.session_ttl_seconds:
