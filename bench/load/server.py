@@ -85,11 +85,21 @@ def _croupier_app(
 
                 tune_and_pace(settings.gc_pace_seconds)
             metrics = a.state.services.hub.metrics
+            journal = registry.journal
+            waits = journal.waits if isinstance(journal, GroupCommitJournal) else None
             probe.counters = lambda: {
                 "frames_out": metrics.frames_out,
                 "messages_out": metrics.messages_out,
+                **(
+                    {
+                        "journal_waits": waits.count,
+                        "journal_waits_over_50ms": waits.longer_than(0.05),
+                        "journal_waits_over_250ms": waits.longer_than(0.25),
+                    }
+                    if waits is not None
+                    else {}
+                ),
             }
-            journal = registry.journal
             if isinstance(journal, GroupCommitJournal):
                 probe.maxima = lambda: {
                     "journal_wait_max": journal.waits.take_window_max(),
