@@ -13,7 +13,6 @@ from __future__ import annotations
 import contextlib
 import logging
 import os
-import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -28,6 +27,7 @@ from alembic.script import ScriptDirectory
 from sqlalchemy.engine import Engine
 
 from croupier.store.backends import Backend, backend_for
+from croupier.store.turns import WriteTurns
 
 __all__ = ["DEFAULT_URL", "ENV_URL", "Clock", "Database", "default_url", "head_revision", "now_ms"]
 
@@ -82,11 +82,12 @@ class Database:
     )
     """Held around each transaction. SQLite has one writer at a time and every transaction
     here begins ``IMMEDIATE``, so this process's threads (the journal's lanes, the archive,
-    the ledger's calls) take turns on an in-process lock, woken as soon as the writer
-    before them commits, rather than in SQLite's busy handler, which sleeps up to 100 ms
-    between tries (at 1,000 tables, five threads slept there more than they wrote:
-    docs/benchmarks.md). Other processes still wait in the busy handler. PostgreSQL's
-    transactions run side by side: nothing is held."""
+    the ledger's calls) take turns on an in-process lock, and the processes sharing a
+    database file take turns on a ``flock`` beside it (:class:`~croupier.store.turns.WriteTurns`),
+    each woken as soon as the writer before it commits, rather than in SQLite's busy
+    handler, which sleeps up to 100 ms between tries (at 1,000 tables, five threads slept
+    there more than they wrote, and two processes made records wait seconds:
+    docs/benchmarks.md). PostgreSQL's transactions run side by side: nothing is held."""
 
     @classmethod
     def open(cls, url: str, *, idle_in_transaction: float | None = None) -> Database:
@@ -95,7 +96,9 @@ class Database:
         backend = backend_for(url)
         engine = backend.create_engine(url, idle_in_transaction=idle_in_transaction)
         if backend.name == "sqlite":
-            return cls(url=url, backend=backend, engine=engine, serial=threading.RLock())
+            path = sa.engine.make_url(url).database
+            turns = WriteTurns(os.path.abspath(path) if path and path != ":memory:" else None)
+            return cls(url=url, backend=backend, engine=engine, serial=turns)
         return cls(url=url, backend=backend, engine=engine)
 
     def run(self, work: Callable[[sa.Connection], T]) -> T:
@@ -138,5 +141,7 @@ class Database:
         return str(revision)
 
     def close(self) -> None:
-        """Close every pooled connection."""
+        """Close every pooled connection (and the file SQLite's writers take turns on)."""
         self.engine.dispose()
+        if isinstance(self.serial, WriteTurns):
+            self.serial.close()
