@@ -135,3 +135,21 @@ def test_in_memory_databases_take_turns_in_process_only() -> None:
         assert db.run(lambda c: c.exec_driver_sql("SELECT 1").scalar()) == 1
     finally:
         db.close()
+
+
+def test_two_stores_of_a_process_on_one_file_share_its_turns(tmp_path: Path) -> None:
+    """Their threads take turns in process (re-entrant for one thread: a thread inside a
+    transaction of one store never waits for its own turn in the other)."""
+    url = f"sqlite:///{tmp_path / 'room.sqlite3'}"
+    a, b = Database.open(url), Database.open(url)
+    other = Database.open(f"sqlite:///{tmp_path / 'other.sqlite3'}")
+    try:
+        assert a.serial is b.serial and a.serial is not other.serial
+        with a.serial, b.serial:
+            assert isinstance(a.serial, WriteTurns) and a.serial.depth == 2
+        a.migrate()
+        a.close()  # the other store of the file still writes (its turns reopen the file)
+        assert b.run(lambda c: c.exec_driver_sql("SELECT count(*) FROM users").scalar()) == 0
+    finally:
+        b.close()
+        other.close()

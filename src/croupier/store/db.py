@@ -97,7 +97,11 @@ class Database:
         engine = backend.create_engine(url, idle_in_transaction=idle_in_transaction)
         if backend.name == "sqlite":
             path = sa.engine.make_url(url).database
-            turns = WriteTurns(os.path.abspath(path) if path and path != ":memory:" else None)
+            turns = (
+                WriteTurns.shared(os.path.abspath(path))
+                if path and path != ":memory:"
+                else WriteTurns()
+            )
             return cls(url=url, backend=backend, engine=engine, serial=turns)
         return cls(url=url, backend=backend, engine=engine)
 

@@ -43,6 +43,9 @@ except ImportError:  # pragma: no cover - not POSIX: the in-process lock only
 
 __all__ = ["WriteTurns"]
 
+_SHARED: dict[str, WriteTurns] = {}
+_SHARED_LOCK = threading.Lock()
+
 
 class WriteTurns:
     """Turns between this process's threads and, with ``database`` (a SQLite file's
@@ -58,6 +61,22 @@ class WriteTurns:
         """The file whose ``flock`` the processes take turns on (``None``: in-process)."""
         self._fd: int | None = None
         self._pid = 0
+
+    @classmethod
+    def shared(cls, database: str) -> WriteTurns:
+        """The process's one :class:`WriteTurns` of the database file ``database`` (an
+        absolute path): two stores of this process on one file share it, so a thread
+        inside a transaction of one never waits for its own turn in the other (SQLite's
+        busy timeout then answers, as it did before turns were taken across processes).
+
+        >>> WriteTurns.shared("/tmp/a.sqlite3") is WriteTurns.shared("/tmp/a.sqlite3")
+        True
+        """
+        with _SHARED_LOCK:
+            turns = _SHARED.get(database)
+            if turns is None:
+                turns = _SHARED[database] = cls(database)
+            return turns
 
     def _file(self) -> int:
         """This process's descriptor of :attr:`path` (a forked child opens its own: a
