@@ -5,9 +5,10 @@ SQLite lets one transaction write at a time, and every transaction of the store 
 polls and sleeps between tries, longer and longer, up to 100 ms each: a waiter may sleep
 through many commits of another writer, which takes the lock again at once. With two
 processes of a room on one file (``croupier serve`` on two cores) each process's four
-journal lanes and archive thread queued behind the other's: at 1,000 tables, 90 % of the
-journal's records waited over 250 ms to be durable and one waited 9 s (docs/benchmarks.md,
-"SQLite's writers take turns across processes"), and a table's events wait for them.
+journal lanes and archive thread slept behind the other's: at 1,000 tables a transaction
+took up to 4.4 s and a player's action up to 9 s to reach the others (a table's events
+wait for its records); taking turns here, 1.2–1.5 s and 1.5–1.9 s (docs/benchmarks.md,
+"SQLite's writers take turns across processes").
 
 :class:`WriteTurns` is held around each transaction (``Database.serial``): an in-process
 re-entrant lock, then, for a database file, an exclusive ``flock`` on a file beside it
