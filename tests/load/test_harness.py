@@ -44,12 +44,14 @@ def test_a_short_ramp_measures_both_servers(tmp_path, capsys) -> None:  # type: 
     # croupier played real hands: its frames per action include deals, turns and
     # settlements, more than the baseline's two broadcasts per action.
     assert cro.frames_per_action > base.frames_per_action
-    # its journal made hands' records durable in the window, counted by how long they
-    # waited (how many waited long is measured, never asserted)
+    # the records its journal made durable in the window, counted by how long they waited
+    # (how many waited long is measured, never asserted; a 12 s window at 10 tables may
+    # hold no hand's start or end)
     records, over50, over250 = cro.journal_waits
-    assert records > 0 and records >= over50 >= over250 >= 0
+    assert records >= over50 >= over250 >= 0
     assert base.journal_waits == (0, 0, 0)
-    assert store_line(cro) in out and f"of {records:,} records durable" in out
+    assert store_line(cro) in out
+    assert (f"of {records:,} records durable" in out) == (records > 0)
     assert format_row(cro) in out and ratio_line(base, cro) in out
     assert (tmp_path / "rows.json").read_text().count('"mode"') == 2
 

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import socket
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
@@ -136,6 +137,18 @@ class Client:
             frame = await self.recv(left)
             if frame.get("type") in types and all(frame.get(k) == v for k, v in match.items()):
                 return frame
+
+    async def wait_reading(self, predicate: Callable[[], bool], timeout: float, what: str) -> None:
+        """Wait until ``predicate()`` holds, reading (and recording) frames meanwhile: a
+        client that stops reading has its socket paused once websockets' queue is full,
+        and then misses the pongs of its own keepalive pings (closed 1011 after ~20 s)."""
+        deadline = asyncio.get_running_loop().time() + timeout
+        while not predicate():
+            left = deadline - asyncio.get_running_loop().time()
+            if left <= 0:
+                raise TimeoutError(f"timed out waiting for {what}")
+            with contextlib.suppress(TimeoutError):
+                await self.recv(min(0.05, left))
 
     def next_id(self) -> str:
         self._ids += 1

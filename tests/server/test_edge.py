@@ -13,7 +13,6 @@ import pytest
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 from tests.server.live import ORIGIN, Client, LiveServer, fast_settings, register_and_login, running
-from tests.waiting import async_wait_until
 
 TABLE = "nlhe-1-2"
 
@@ -69,7 +68,7 @@ def test_bad_messages_get_codes_and_change_nothing(server: LiveServer) -> None:
             mine = next(s.seat for s in table.seats.values() if s.player_id == me)
             return table.hand is None or table.plan is None or mine not in table.plan.seats
 
-        await async_wait_until(out_of_hands, 120, "mallory out of the hand in play")
+        await c.wait_reading(out_of_hands, 120, "mallory out of the hand in play")
         stack = next(s.stack for s in table.seats.values() if s.player_id == me)
         raw_cases = [
             ("{not json", "bad_json"),
