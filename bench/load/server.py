@@ -35,8 +35,8 @@ def _croupier_app(
     from croupier.lobby import TableSpec
     from croupier.server.app import create_app
     from croupier.server.cluster import preferred
+    from croupier.server.serve import tuned
     from croupier.server.settings import Settings
-    from croupier.server.switching import tune_switching
     from croupier.store.groupcommit import GroupCommitJournal
 
     settings = Settings(
@@ -79,38 +79,33 @@ def _croupier_app(
                     continue  # another process of the room serves it
                 spec = TableSpec(table_id, f"Load {i}", "nlhe", "room", (1, 2), 6)
                 await registry.open(spec)
-            tune_switching(settings.switch_interval_ms)  # as croupier serve
-            if os.environ.get("LOAD_TUNE_GC", "1") == "1":  # as croupier serve
-                from croupier.server.gctune import tune_and_pace
-
-                tune_and_pace(settings.gc_pace_seconds)
             metrics = a.state.services.hub.metrics
             journal = registry.journal
-            waits = journal.waits if isinstance(journal, GroupCommitJournal) else None
-            probe.counters = lambda: {
-                "frames_out": metrics.frames_out,
-                "messages_out": metrics.messages_out,
-                **(
-                    {
-                        "journal_waits": waits.count,
-                        "journal_waits_over_50ms": waits.longer_than(0.05),
-                        "journal_waits_over_250ms": waits.longer_than(0.25),
-                    }
-                    if waits is not None
-                    else {}
-                ),
-            }
+            waits = None
             if isinstance(journal, GroupCommitJournal):
+                waits, writes, syncs = journal.waits, journal.writes, journal.sync_writes
                 probe.maxima = lambda: {
-                    "journal_wait_max": journal.waits.take_window_max(),
-                    "journal_write_max": journal.writes.take_window_max(),
-                    "journal_sync_max": journal.sync_writes.take_window_max(),
+                    "journal_wait_max": waits.take_window_max(),
+                    "journal_write_max": writes.take_window_max(),
+                    "journal_sync_max": syncs.take_window_max(),
                 }
+
+            def counters() -> dict[str, int]:
+                out = {"frames_out": metrics.frames_out, "messages_out": metrics.messages_out}
+                if waits is not None:
+                    out["journal_waits"] = waits.count
+                    out["journal_waits_over_50ms"] = waits.longer_than(0.05)
+                    out["journal_waits_over_250ms"] = waits.longer_than(0.25)
+                return out
+
+            probe.counters = counters
             probe.start()
             yield
 
     app.router.lifespan_context = lifespan
-    return app
+    # as croupier serve: once the tables are open, the collector tuned and paced and the
+    # GIL's switch interval set (restored, and the pacer stopped, at shutdown)
+    return tuned(app, settings.gc_pace_seconds, settings.switch_interval_ms)
 
 
 def _baseline_app(probe: Probe) -> Any:

@@ -153,3 +153,35 @@ def test_two_stores_of_a_process_on_one_file_share_its_turns(tmp_path: Path) -> 
     finally:
         b.close()
         other.close()
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="fork is POSIX")
+def test_a_forked_child_of_a_holder_waits_for_its_own_turn(tmp_path: Path) -> None:
+    """A process forked while its parent holds the turn starts holding nothing: it
+    neither inherits the parent's holder (it would write without a turn) nor its open file
+    (a ``flock`` on it would be the parent's), and the parent keeps its turn."""
+    turns = WriteTurns(str(tmp_path / "room.sqlite3"))
+    with turns:
+        pid = os.fork()
+        if pid == 0:  # the child: report through the exit status, never raise
+            code = 1
+            try:
+                import fcntl
+
+                if turns.depth == 0:
+                    try:
+                        fcntl.flock(turns._file(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+                    except BlockingIOError:
+                        code = 0  # the parent's turn is not the child's
+            finally:
+                os._exit(code)
+        _, status = os.waitpid(pid, 0)
+        assert os.waitstatus_to_exitcode(status) == 0
+        assert turns.depth == 1
+        other = WriteTurns(str(tmp_path / "room.sqlite3"))
+        import fcntl
+
+        with pytest.raises(BlockingIOError):  # the parent still holds it
+            fcntl.flock(other._file(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        other.close()
+    turns.close()

@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import os
 import threading
+import weakref
 from types import TracebackType
 
 try:
@@ -52,7 +53,7 @@ class WriteTurns:
     """Turns between this process's threads and, with ``database`` (a SQLite file's
     path), between the processes that use that file."""
 
-    __slots__ = ("_fd", "_local", "_pid", "depth", "path")
+    __slots__ = ("__weakref__", "_fd", "_local", "depth", "path")
 
     def __init__(self, database: str | None = None) -> None:
         self._local = threading.RLock()
@@ -61,7 +62,7 @@ class WriteTurns:
         self.path = f"{database}-turns" if database and fcntl is not None else None
         """The file whose ``flock`` the processes take turns on (``None``: in-process)."""
         self._fd: int | None = None
-        self._pid = 0
+        _LIVE.add(self)
 
     @classmethod
     def shared(cls, database: str) -> WriteTurns:
@@ -80,14 +81,22 @@ class WriteTurns:
             return turns
 
     def _file(self) -> int:
-        """This process's descriptor of :attr:`path` (a forked child opens its own: a
+        """This process's descriptor of :attr:`path`, opened on first use (a forked
+        child forgets its parent's, :func:`_forget_after_fork`, and opens its own: a
         ``flock`` belongs to the open file, which a fork would share)."""
         assert self.path is not None
-        pid = os.getpid()
-        if self._fd is None or self._pid != pid:
+        if self._fd is None:
             self._fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
-            self._pid = pid
         return self._fd
+
+    def _forget(self) -> None:
+        """In a forked child: close the child's copy of the parent's descriptor (the
+        parent keeps its own, and its lock) and forget who held the turn."""
+        if self._fd is not None:
+            os.close(self._fd)
+        self._fd = None
+        self._local = threading.RLock()
+        self.depth = 0
 
     def __enter__(self) -> None:
         self._local.acquire()
@@ -115,6 +124,22 @@ class WriteTurns:
     def close(self) -> None:
         """Close this process's descriptor (the lock is then let go, if held)."""
         with self._local:
-            if self._fd is not None and self._pid == os.getpid():
+            if self._fd is not None:
                 os.close(self._fd)
             self._fd = None
+
+
+_LIVE: weakref.WeakSet[WriteTurns] = weakref.WeakSet()
+
+
+def _forget_after_fork() -> None:
+    """A forked child starts with no descriptor and no holder in any :class:`WriteTurns`
+    (the parent's thread that held one does not exist in the child)."""
+    global _SHARED_LOCK
+    _SHARED_LOCK = threading.Lock()
+    for turns in list(_LIVE):
+        turns._forget()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_forget_after_fork)
