@@ -13,9 +13,9 @@ account (the server serves PHH and PokerStars-style downloads from it).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 import sqlalchemy as sa
 
@@ -23,7 +23,9 @@ from croupier.store.db import Database
 from croupier.store.errors import NotFoundError, StoreError
 from croupier.store.schema import hand_archive, hand_players
 
-__all__ = ["ArchivedHand", "HandArchive", "HandPlayer"]
+__all__ = ["MAX_PARAMETERS", "MAX_TERMS", "ArchivedHand", "HandArchive", "HandPlayer", "chunks"]
+
+_T = TypeVar("_T")
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,43 +66,30 @@ class HandArchive:
     def add_in(self, conn: sa.Connection, hand: ArchivedHand) -> bool:
         """:meth:`add` inside the caller's transaction; ``False`` when the hand was
         already archived (nothing written)."""
-        if (
-            not hand.table_id
-            or not hand.hand_id
-            or len(hand.table_id) > 100
-            or len(hand.hand_id) > 100
-        ):
-            raise StoreError("invalid_hand", "table and hand ids are 1 to 100 characters")
-        users = [p.user_id for p in hand.players]
-        if len(set(users)) != len(users):
-            raise StoreError("invalid_hand", "an account appears twice in one hand")
-        exists = conn.execute(
-            sa.select(hand_archive.c.id).where(
-                hand_archive.c.table_id == hand.table_id, hand_archive.c.hand_id == hand.hand_id
-            )
-        ).first()
-        if exists is not None:
-            return False
-        archive_id = conn.execute(
-            hand_archive.insert().returning(hand_archive.c.id),
-            {
-                "table_id": hand.table_id,
-                "hand_id": hand.hand_id,
-                "ended_ms": hand.ended_ms,
-                "game": hand.game,
-                "phh": hand.phh,
-                "summary": dict(hand.summary),
-            },
-        ).scalar_one()
-        if hand.players:
-            conn.execute(
-                hand_players.insert(),
-                [
-                    {"archive_id": archive_id, "user_id": p.user_id, "seat": p.seat, "net": p.net}
-                    for p in hand.players
-                ],
-            )
-        return True
+        return self.add_many_in(conn, [hand])[0]
+
+    def add_many_in(self, conn: sa.Connection, hands: Sequence[ArchivedHand]) -> list[bool]:
+        """Archive many hands inside the caller's transaction, set-based: one select of
+        those archived already, one multi-row insert of the new rows, one of their
+        players (each in chunks under the database's parameter limits). Returns, for
+        each hand in order, whether it was new: a hand archived already, or appearing
+        again in ``hands``, is written once and is ``False`` after. Nothing is written
+        when one hand is invalid (``invalid_hand``)."""
+        for hand in hands:
+            _validate(hand)
+        first: dict[tuple[str, str], ArchivedHand] = {}
+        for hand in hands:
+            first.setdefault((hand.table_id, hand.hand_id), hand)
+        archived = _archived_keys(conn, list(first))
+        new = [hand for key, hand in first.items() if key not in archived]
+        ids = _insert_rows(conn, new)
+        _insert_players(conn, [(ids[(h.table_id, h.hand_id)], h) for h in new])
+        fresh = {(h.table_id, h.hand_id): h for h in new}
+        result = []
+        for hand in hands:
+            key = (hand.table_id, hand.hand_id)
+            result.append(fresh.pop(key, None) is hand)
+        return result
 
     def _load(self, conn: sa.Connection, rows: list[sa.Row[Any]]) -> list[ArchivedHand]:
         ids = [int(r.id) for r in rows]
@@ -171,3 +160,80 @@ class HandArchive:
             .limit(limit)
         )
         return self._db.run(lambda conn: self._load(conn, list(conn.execute(stmt).all())))
+
+
+MAX_PARAMETERS = 30_000
+"""The most parameters one statement binds (SQLite allows 32,766)."""
+MAX_TERMS = 500
+"""The most terms of one ``IN`` or ``OR`` list."""
+
+
+def chunks(items: Sequence[_T], size: int) -> Iterator[Sequence[_T]]:
+    """``items`` in consecutive slices of at most ``size``.
+
+    >>> [list(c) for c in chunks([1, 2, 3, 4, 5], 2)]
+    [[1, 2], [3, 4], [5]]
+    """
+    for start in range(0, len(items), size):
+        yield items[start : start + size]
+
+
+def _validate(hand: ArchivedHand) -> None:
+    """Refuse a hand the archive cannot hold (``invalid_hand``)."""
+    if not hand.table_id or not hand.hand_id or len(hand.table_id) > 100 or len(hand.hand_id) > 100:
+        raise StoreError("invalid_hand", "table and hand ids are 1 to 100 characters")
+    users = [p.user_id for p in hand.players]
+    if len(set(users)) != len(users):
+        raise StoreError("invalid_hand", "an account appears twice in one hand")
+
+
+def _archived_keys(conn: sa.Connection, keys: Sequence[tuple[str, str]]) -> set[tuple[str, str]]:
+    """Which (table, hand) pairs of ``keys`` are archived already: one select per
+    :data:`MAX_TERMS` pairs, an ``OR`` of equalities that SQLite answers from the unique
+    index (a row-value ``IN`` would scan the whole table)."""
+    t, h = hand_archive.c.table_id, hand_archive.c.hand_id
+    found: set[tuple[str, str]] = set()
+    for part in chunks(keys, MAX_TERMS):
+        stmt = sa.select(t, h).where(sa.or_(*(sa.and_(t == a, h == b) for a, b in part)))
+        found.update((str(r.table_id), str(r.hand_id)) for r in conn.execute(stmt))
+    return found
+
+
+def _insert_rows(conn: sa.Connection, hands: Sequence[ArchivedHand]) -> dict[tuple[str, str], int]:
+    """Insert the archive rows of ``hands`` (new, distinct) with multi-row inserts;
+    their ids by (table, hand) (the order of ``RETURNING`` is not guaranteed)."""
+    ids: dict[tuple[str, str], int] = {}
+    columns = 6
+    for part in chunks(hands, MAX_PARAMETERS // columns):
+        rows = [
+            {
+                "table_id": hand.table_id,
+                "hand_id": hand.hand_id,
+                "ended_ms": hand.ended_ms,
+                "game": hand.game,
+                "phh": hand.phh,
+                "summary": dict(hand.summary),
+            }
+            for hand in part
+        ]
+        stmt = (
+            hand_archive.insert()
+            .values(rows)
+            .returning(hand_archive.c.id, hand_archive.c.table_id, hand_archive.c.hand_id)
+        )
+        for r in conn.execute(stmt):
+            ids[(str(r.table_id), str(r.hand_id))] = int(r.id)
+    return ids
+
+
+def _insert_players(conn: sa.Connection, rows: Sequence[tuple[int, ArchivedHand]]) -> None:
+    """Insert the players of newly archived hands (``(archive id, hand)``), with
+    multi-row inserts."""
+    players = [
+        {"archive_id": archive_id, "user_id": p.user_id, "seat": p.seat, "net": p.net}
+        for archive_id, hand in rows
+        for p in hand.players
+    ]
+    columns = 4
+    for part in chunks(players, MAX_PARAMETERS // columns):
+        conn.execute(hand_players.insert().values(list(part)))

@@ -13,7 +13,7 @@ Opening runs the Alembic migrations up to the newest revision.
 from __future__ import annotations
 
 import time
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from types import TracebackType
 
@@ -32,7 +32,28 @@ from croupier.store.protections import SqlProtections
 from croupier.store.shop import SqlShop
 from croupier.store.users import HandCredit, SqlUsers, UserRecord
 
-__all__ = ["Store", "open_store"]
+__all__ = ["SettledBatch", "Store", "open_store"]
+
+
+@dataclass(frozen=True, slots=True)
+class SettledBatch:
+    """What :meth:`Store.settle_batch` wrote."""
+
+    credited: tuple[bool, ...]
+    """For each hand in order: whether its credits were added (its row was new, or it
+    had none)."""
+    users: dict[int, UserRecord]
+    """The credited users, as they are after the whole batch."""
+
+    def experience(
+        self, items: Sequence[tuple[object, Mapping[int, HandCredit]]]
+    ) -> dict[int, int]:
+        """The experience the batch added to each account (``items``: the batch)."""
+        added: dict[int, int] = {}
+        for (_, credits), yes in zip(items, self.credited, strict=True):
+            for uid, credit in credits.items() if yes else ():
+                added[uid] = added.get(uid, 0) + credit.experience
+        return added
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,10 +112,33 @@ class Store:
         (15, {}, 1)
         """
 
-        def work(conn: sa.Connection) -> dict[int, UserRecord]:
-            if hand is not None and not self.archive.add_in(conn, hand):
-                return {}
-            return self.users.credit_in(conn, credits)
+        return self.settle_hands([(hand, credits)])
+
+    def settle_hands(
+        self, items: Sequence[tuple[ArchivedHand | None, Mapping[int, HandCredit]]]
+    ) -> dict[int, UserRecord]:
+        """:meth:`settle_hand` for many hands in one transaction; returns the credited
+        users, as they are after every hand. See :meth:`settle_batch`."""
+        return self.settle_batch(items).users
+
+    def settle_batch(
+        self, items: Sequence[tuple[ArchivedHand | None, Mapping[int, HandCredit]]]
+    ) -> SettledBatch:
+        """Many settled hands' archive rows and credits in one transaction, set-based
+        (:meth:`HandArchive.add_many_in`, :meth:`SqlUsers.credit_many_in`): a hand's
+        credits count only when its row is new (a hand archived already, or again in
+        ``items``, credits nothing) or when it has no row (``None``). Any error writes
+        nothing at all."""
+        if not items:
+            return SettledBatch((), {})
+
+        def work(conn: sa.Connection) -> SettledBatch:
+            new = iter(self.archive.add_many_in(conn, [h for h, _ in items if h is not None]))
+            credited = tuple(True if hand is None else next(new) for hand, _ in items)
+            users = self.users.credit_many_in(
+                conn, [c for (_, c), yes in zip(items, credited, strict=True) if yes]
+            )
+            return SettledBatch(credited, users)
 
         return self.db.run(work)
 

@@ -17,11 +17,12 @@ croupier.store.errors.StoreError: the name 'ALICE' is taken
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 import sqlalchemy as sa
 
+from croupier.store.archive import MAX_TERMS, chunks
 from croupier.store.db import Database
 from croupier.store.errors import NotFoundError, StoreError
 from croupier.store.schema import login_failures, sessions, users
@@ -68,6 +69,47 @@ class SessionRecord:
     expires_ms: int
     revoked_ms: int | None = None
     ip: str | None = None
+
+
+def _sum_credits(credits: Iterable[Mapping[int, HandCredit]]) -> dict[int, HandCredit]:
+    """The credits of many hands, summed per account."""
+    totals: dict[int, HandCredit] = {}
+    for hand in credits:
+        for uid, c in hand.items():
+            t = totals.get(uid, HandCredit(0, 0, 0))
+            totals[uid] = HandCredit(
+                t.experience + c.experience, t.played + c.played, t.won + c.won
+            )
+    return totals
+
+
+def _update_users(conn: sa.Connection, totals: Mapping[int, HandCredit]) -> None:
+    """One ``UPDATE`` adding ``totals`` to their accounts (a ``CASE`` on the id per
+    column), the rows locked in id order first (PostgreSQL: ``FOR UPDATE`` in the
+    subquery; SQLite has one writer). :class:`NotFoundError` names an unknown account."""
+    ids = sorted(totals)
+
+    def added(column: sa.Column[int], value: Callable[[HandCredit], int]) -> sa.ColumnElement[int]:
+        whens = [
+            (users.c.id == uid, sa.literal(value(totals[uid]), sa.BigInteger())) for uid in ids
+        ]
+        return column + sa.case(*whens, else_=sa.literal(0, sa.BigInteger()))
+
+    row = users.alias("locked")
+    locked = sa.select(row.c.id).where(row.c.id.in_(ids)).order_by(row.c.id).with_for_update()
+    result = conn.execute(
+        users.update()
+        .where(users.c.id.in_(locked.scalar_subquery()))
+        .values(
+            experience=added(users.c.experience, lambda c: c.experience),
+            hands_played=added(users.c.hands_played, lambda c: c.played),
+            hands_won=added(users.c.hands_won, lambda c: c.won),
+        )
+    )
+    if result.rowcount != len(ids):
+        known = set(conn.execute(sa.select(users.c.id).where(users.c.id.in_(ids))).scalars())
+        missing = [uid for uid in ids if uid not in known]
+        raise NotFoundError(f"no user {missing[0] if missing else ids[0]}")
 
 
 def _user(row: sa.Row[tuple[object, ...]]) -> UserRecord:
@@ -150,26 +192,36 @@ class SqlUsers:
     def credit_in(
         self, conn: sa.Connection, credits: Mapping[int, HandCredit]
     ) -> dict[int, UserRecord]:
-        """Add each account's experience and hand counts inside the caller's transaction
-        (accounts in id order, one lock order for every writer); returns the updated users.
-        An unknown account raises :class:`NotFoundError` (the transaction rolls back)."""
-        for user_id in sorted(credits):
-            credit = credits[user_id]
-            result = conn.execute(
-                users.update()
-                .where(users.c.id == user_id)
-                .values(
-                    experience=users.c.experience + credit.experience,
-                    hands_played=users.c.hands_played + credit.played,
-                    hands_won=users.c.hands_won + credit.won,
-                )
-            )
-            if result.rowcount != 1:
-                raise NotFoundError(f"no user {user_id}")
-        if not credits:
-            return {}
-        rows = conn.execute(sa.select(users).where(users.c.id.in_(sorted(credits))))
-        return {int(row.id): _user(row) for row in rows}
+        """Add each account's experience and hand counts inside the caller's transaction;
+        returns the updated users. An unknown account raises :class:`NotFoundError` (the
+        transaction rolls back). One hand's credits: :meth:`credit_many_in`."""
+        return self.credit_many_in(conn, [credits])
+
+    def credit_many_in(
+        self, conn: sa.Connection, credits: Iterable[Mapping[int, HandCredit]]
+    ) -> dict[int, UserRecord]:
+        """Add the credits of many hands inside the caller's transaction, summed per
+        account: one ``UPDATE`` (a ``CASE`` per column) and one select per
+        :data:`~croupier.store.archive.MAX_TERMS` accounts, their rows locked in id order
+        (one lock order for every writer). Returns the updated users. An unknown account
+        raises :class:`NotFoundError` (the transaction rolls back).
+
+        >>> from croupier.store.db import Database
+        >>> db = Database.open("sqlite://"); _ = db.migrate()
+        >>> users = SqlUsers(db)
+        >>> ann = users.create_user("Ann", "ann", None, "player", 0)
+        >>> hands = [{ann.id: HandCredit(15, won=1)}, {ann.id: HandCredit(10)}]
+        >>> r = db.run(lambda conn: users.credit_many_in(conn, hands))[ann.id]
+        >>> r.experience, r.hands_played, r.hands_won
+        (25, 2, 1)
+        """
+        totals = _sum_credits(credits)
+        updated: dict[int, UserRecord] = {}
+        for part in chunks(sorted(totals), MAX_TERMS):
+            _update_users(conn, {uid: totals[uid] for uid in part})
+            rows = conn.execute(sa.select(users).where(users.c.id.in_(part)))
+            updated.update((int(row.id), _user(row)) for row in rows)
+        return updated
 
     # -- sessions ---------------------------------------------------------------------
 
