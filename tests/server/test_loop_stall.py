@@ -169,20 +169,20 @@ def test_a_stalled_table_write_blocks_neither_the_loop_nor_other_tables(sqlite_u
 
 
 class StoreProxy:
-    """The registry's store, with ``settle_hand`` replaced (the store is a frozen value)."""
+    """The registry's store, with ``settle_batch`` replaced (the store is a frozen value)."""
 
-    def __init__(self, store: Any, settle_hand: Any) -> None:
+    def __init__(self, store: Any, settle_batch: Any) -> None:
         self._store = store
-        self.settle_hand = settle_hand
+        self.settle_batch = settle_batch
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._store, name)
 
 
 class SlowArchive:
-    """Stands for the store's ``settle_hand`` (a hand's archive row and experience): while
-    ``on``, each hand sleeps ``seconds`` first (on the archive thread, outside the
-    transaction), so the thread falls behind the tables."""
+    """Stands for the store's ``settle_batch`` (settled hands' archive rows and
+    experience): while ``on``, each hand of a batch sleeps ``seconds`` first (on the archive
+    thread, outside the transaction), so the thread falls behind the tables."""
 
     def __init__(self, store: Any, seconds: float) -> None:
         self.store = store
@@ -191,12 +191,12 @@ class SlowArchive:
         self.slow = 0
         self.on_loop = 0
 
-    def __call__(self, hand: Any, credits: Any) -> Any:
+    def __call__(self, items: Any) -> Any:
         if self.on:
-            self.slow += 1
+            self.slow += len(items)
             self.on_loop += _on_a_loop()
-            time.sleep(self.seconds)
-        return Store.settle_hand(self.store, hand, credits)
+            time.sleep(self.seconds * len(items))
+        return Store.settle_batch(self.store, items)
 
 
 def test_an_archive_behind_paces_the_tables_not_the_loop(sqlite_url: str) -> None:

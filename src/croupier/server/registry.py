@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import contextlib
+import functools
 import itertools
 import logging
 import time
@@ -30,6 +31,8 @@ from croupier.lobby import LobbyError, TableSpec, TableSummary
 from croupier.store import ArchivedHand, HandPlayer, Store
 from croupier.store.groupcommit import GroupCommitJournal
 from croupier.store.protections import CachedProtections, SqlProtections
+from croupier.store.store import SettledBatch
+from croupier.store.users import HandCredit
 from croupier.table import AsyncioClock, Clock, TableActor, TableEvent
 from croupier.table.events import HandBegan, HandSettled, PlayerSeated, Turn
 from croupier.table.recorder import HandRecorder
@@ -51,6 +54,9 @@ GIL with the loop, so a thread that stays behind (bots playing hands back to bac
 take half of the loop's time. The tables are paced; the loop never archives itself.
 A table put off waits, without polling, until an archived hand wakes it
 (:meth:`TableRegistry.deal_gate`)."""
+ARCHIVE_BATCH = 256
+"""The most settled hands the archive thread writes in one transaction (issue #16: what
+costs is the number of statements, each a GIL handover, not the rows)."""
 
 
 @dataclass(slots=True)
@@ -110,6 +116,31 @@ class LiveTable:
             spread="-".join(map(str, game.stakes.spread)),
             ante=game.stakes.ante,
         )
+
+
+Settlement = tuple[ArchivedHand | None, dict[int, HandCredit]]
+"""A hand's archive row (``None``: archived with a tournament director's state) and its
+players' credits."""
+
+
+@dataclass(slots=True, eq=False)
+class ArchiveWork:
+    """One settled hand for the archive thread: its record, taken on the loop; whether it
+    is written yet, and the error that failed it."""
+
+    spec: TableSpec
+    game: Any
+    hand_no: int
+    began: HandBegan
+    events: list[Event]
+    ended: HandEnded
+    shown_names: tuple[str, ...] | None
+    bots: set[str]
+    max_seats: int
+    row: bool
+    loop: asyncio.AbstractEventLoop
+    done: bool = False
+    error: Exception | None = None
 
 
 def hand_events(live: LiveTable, hand_no: int) -> tuple[HandBegan | None, list[Event]]:
@@ -185,6 +216,10 @@ class TableRegistry:
         memory for this process and written off the loop, each player's uses read when
         they sit down."""
         self._latest_archive: dict[int, concurrent.futures.Future[None]] = {}
+        self._queued: deque[ArchiveWork] = deque()
+        """Settled hands waiting for the archive thread, oldest first: each has its job
+        in the executor, and the first job to run writes every hand queued then
+        (:meth:`_archive_queued`)."""
         self.accounts = accounts
         self.clock = StoppableClock(clock)
         self.bot_delay = bot_delay_seconds
@@ -485,22 +520,26 @@ class TableRegistry:
         experience: the hand's record is taken from the table's history here, on the
         loop; the PHH export and the writes run on the archive thread, off the loop."""
         try:
-            job = self._archive_job(live, hand_no, row=row)
+            work = self._archive_job(live, hand_no, row=row)
         except Exception:  # never let archiving take a table down
             log.exception("archiving %s #%s failed", live.table_id, hand_no)
             return
-        if job is None:
+        if work is None:
             return
         # A cash hand's record is in the job now: the recorder forgets it (kept, 4 hands
         # per table are 100 engine events more for the collector to scan, per table). A
         # tournament's is read again with its director's state (tournament_hand).
         recorded = live.recorder.take(hand_no) if row else live.recorder.hand(hand_no)
+        self._queued.append(work)  # before its job: the job may run at once
+        job = functools.partial(self._archive_queued, work)
         if not self.threaded:  # an in-memory store (tests): no thread to hand it to
             self._run_archive(job, live.table_id, hand_no)
             return
         try:
             fut = self._archiver.submit(self._run_archive, job, live.table_id, hand_no)
         except RuntimeError:  # shut down: the process is stopping
+            with contextlib.suppress(ValueError):
+                self._queued.remove(work)
             return
         self._backlog += 1
         loop = asyncio.get_running_loop()
@@ -577,65 +616,111 @@ class TableRegistry:
 
     def _archive_job(
         self, live: LiveTable, hand_no: int, *, row: bool = True
-    ) -> Callable[[], None] | None:
+    ) -> ArchiveWork | None:
+        """The archive work of a settled hand, taken from the table's history (on the
+        loop); ``None`` when the history does not hold the whole hand."""
         began, events = hand_events(live, hand_no)
         ended = next((e for e in events if isinstance(e, HandEnded)), None)
         if began is None or ended is None:
             return None
         live.pots.append(sum(p.amount for p in ended.pots))
-        game = live.actor.table.config.game
         shown_names = live.names.pop(hand_no, None) if row else None
         if row:
             for old in [n for n in live.names if n < hand_no]:
                 del live.names[old]
-        bots = {b.player_id for b in live.bots}
-        spec = live.spec
-        max_seats = live.actor.table.config.seats
-        loop = asyncio.get_running_loop()
-        return lambda: self._archive_hand(
-            spec, game, hand_no, began, events, ended, shown_names, bots, max_seats,
-            row=row, loop=loop,
+        table = live.actor.table
+        return ArchiveWork(
+            live.spec, table.config.game, hand_no, began, events, ended, shown_names,
+            {b.player_id for b in live.bots}, table.config.seats, row,
+            asyncio.get_running_loop(),
         )  # fmt: skip
 
-    def _archive_hand(
-        self,
-        spec: TableSpec,
-        game: Any,
-        hand_no: int,
-        began: HandBegan,
-        events: list[Event],
-        ended: HandEnded,
-        shown_names: tuple[str, ...] | None,
-        bots: set[str],
-        max_seats: int,
-        *,
-        row: bool = True,
-        loop: asyncio.AbstractEventLoop,
-    ) -> None:
+    def _archive_queued(self, work: ArchiveWork) -> None:
+        """The archive thread's job for one hand: unless an earlier job wrote it, write
+        every hand queued now (up to :data:`ARCHIVE_BATCH`, oldest first: this one is the
+        oldest) in one transaction. Raises the error that failed this hand (logged by
+        :meth:`_run_archive`)."""
+        while not work.done and self._queued:
+            batch: list[ArchiveWork] = []
+            with contextlib.suppress(IndexError):
+                while len(batch) < ARCHIVE_BATCH:
+                    batch.append(self._queued.popleft())
+            self._archive_batch(batch)
+        if work.error is not None:
+            raise work.error
+
+    def _archive_batch(self, batch: list[ArchiveWork]) -> None:
+        """Build the rows and credits of ``batch`` (PHH export and all) and write them in
+        one :meth:`~croupier.store.Store.settle_batch`. If that fails, each hand is written
+        alone, so a bad hand fails alone. Every hand of the batch is done after."""
+        ready: list[tuple[ArchiveWork, Settlement]] = []
+        for work in batch:
+            try:
+                settlement = self._settlement(work)
+            except Exception as exc:  # this hand alone
+                work.error = exc
+                continue
+            if settlement is not None:
+                ready.append((work, settlement))
+        if len(ready) > 1:
+            items = [settlement for _, settlement in ready]
+            try:
+                settled = self.store.settle_batch(items)
+            except Exception as exc:
+                log.warning("archiving %d hands at once failed (%r): each alone", len(ready), exc)
+            else:
+                ready = []
+                self._level_ups(settled, items, batch[0].loop)
+        for work, settlement in ready:  # one hand, or a batch that failed
+            try:
+                settled = self.store.settle_batch([settlement])
+            except Exception as exc:
+                work.error = exc
+            else:
+                self._level_ups(settled, [settlement], work.loop)
+        for work in batch:
+            work.done = True
+
+    def _settlement(self, work: ArchiveWork) -> Settlement | None:
+        """A hand's archive row (PHH + events; none for a tournament's) and its human
+        players' credits; ``None``: nothing to write (a tournament hand of bots)."""
         hand = (
-            self._hand_row(spec, game, hand_no, began, events, ended, shown_names, max_seats)
-            if row
+            self._hand_row(
+                work.spec, work.game, work.hand_no, work.began, work.events, work.ended,
+                work.shown_names, work.max_seats,
+            )
+            if work.row
             else None
-        )
+        )  # fmt: skip
         humans = {
             int(pid): net > 0
-            for pid, net in zip(began.players, ended.net, strict=True)
-            if pid not in bots
+            for pid, net in zip(work.began.players, work.ended.net, strict=True)
+            if pid not in work.bots
         }
-        # The row and the experience in one transaction (one fsync per hand, not one per
-        # player): a hand archived twice is credited once.
         if hand is None and not humans:
+            return None
+        return hand, hand_credits(humans)
+
+    def _level_ups(
+        self, settled: SettledBatch, items: list[Settlement], loop: asyncio.AbstractEventLoop
+    ) -> None:
+        """After a batch is written: level up each account once, from its level before
+        the batch to its level after (a hand archived twice credited nothing)."""
+        if self.on_level_up is None:
             return
-        credits = hand_credits(humans)
-        updated = self.store.settle_hand(hand, credits)
-        if self.on_level_up is not None:
-            for uid, record in updated.items():
-                after = level_for(record.experience)
-                before = level_for(record.experience - credits[uid].experience)
-                if after > before:
-                    announce = self.on_level_up(uid, before, after)
-                    if announce is not None:
-                        _soon(loop, announce)  # a connection's queue is the loop's
+        added = settled.experience(items)
+        for uid, record in settled.users.items():
+            after = level_for(record.experience)
+            before = level_for(record.experience - added.get(uid, 0))
+            if after <= before:
+                continue
+            try:
+                announce = self.on_level_up(uid, before, after)
+            except Exception:  # the hands are written: the other accounts still level up
+                log.exception("levelling up account %s failed", uid)
+                continue
+            if announce is not None:
+                _soon(loop, announce)  # a connection's queue is the loop's
 
     def _hand_row(
         self,
