@@ -14,7 +14,7 @@ import contextlib
 import logging
 import os
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
@@ -29,7 +29,19 @@ from sqlalchemy.engine import Engine
 from croupier.store.backends import Backend, backend_for
 from croupier.store.turns import WriteTurns
 
-__all__ = ["DEFAULT_URL", "ENV_URL", "Clock", "Database", "default_url", "head_revision", "now_ms"]
+__all__ = [
+    "DEFAULT_URL",
+    "ENV_URL",
+    "MAX_OR_TERMS",
+    "MAX_PARAMETERS",
+    "Clock",
+    "Database",
+    "chunked",
+    "default_url",
+    "head_revision",
+    "now_ms",
+    "padded",
+]
 
 log = logging.getLogger("croupier.store")
 
@@ -58,6 +70,38 @@ def now_ms(clock: Clock) -> int:
     12346
     """
     return round(clock() * 1000)
+
+
+MAX_PARAMETERS = 30_000
+"""Bound parameters per statement at most (SQLite allows 32,766): a batch's inserts and
+updates are cut into statements of at most this many."""
+
+MAX_OR_TERMS = 250
+"""Terms of an ``OR`` at most (SQLite parses ``a OR b OR …`` as a tree as deep as the
+list; its limit is 1,000)."""
+
+
+def chunked(items: Sequence[T], size: int) -> list[Sequence[T]]:
+    """``items`` cut into runs of at most ``size`` (a batch's statements: see
+    :data:`MAX_PARAMETERS`).
+
+    >>> chunked([1, 2, 3], 2)
+    [[1, 2], [3]]
+    """
+    return [items[i : i + size] for i in range(0, len(items), size)]
+
+
+def padded(items: Sequence[T]) -> list[T]:
+    """``items`` (not empty) made as long as the next power of two by repeating the last:
+    a statement over a list built once per size (``functools.cache``) then serves every
+    list, with a few sizes only (a repeated key in an ``IN``, an ``OR`` or a ``CASE``
+    changes nothing).
+
+    >>> padded([1, 2, 3]), padded([1])
+    ([1, 2, 3, 3], [1])
+    """
+    size = 1 << (len(items) - 1).bit_length()
+    return [*items, *[items[-1]] * (size - len(items))]
 
 
 def head_revision() -> str:

@@ -27,19 +27,21 @@ hand is ever paid twice.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
 from typing import Any
 
 import sqlalchemy as sa
 
-from croupier.store.db import Clock, Database, now_ms
+from croupier.store.db import MAX_OR_TERMS, Clock, Database, chunked, now_ms, padded
 from croupier.store.errors import NotFoundError, StoreError
 from croupier.store.leases import Fence
 from croupier.store.ledger import (
     HOUSE_LEVY,
     HOUSE_RAKE,
     Ledger,
-    Transfer,
+    Leg,
+    TransferRequest,
     cash_out_legs,
     settlement_legs,
 )
@@ -55,6 +57,62 @@ from croupier.table.journal import (
 )
 
 __all__ = ["SqlJournal", "decode_record", "encode_record", "user_id_of"]
+
+_Encoded = tuple[str, Record, str, dict[str, Any]]
+"""A record to write: (table id, record, its codec name, its JSON body)."""
+
+
+def _started(table_id: str, record: HandStartRecord, now: int) -> dict[str, Any]:
+    """The ``hands`` row a hand's start opens."""
+    return {
+        "table_id": table_id,
+        "hand_id": str(record.hand_no),
+        "started_ms": now,
+        "game": "",
+        "button": record.button,
+        "seats": {"players": list(record.players), "stacks": list(record.stacks)},
+        "commitment": record.commitment,
+        "salt": record.salt.hex(),
+        "deck": " ".join(str(int(c)) for c in record.deck),
+        "status": "open",
+        "ended_ms": None,
+        "outcome": None,
+        "transfer_id": None,
+    }
+
+
+def _hand_keys(size: int) -> sa.ColumnElement[bool]:
+    """``hands`` rows by (table, hand id), ``size`` of them bound as ``t0``, ``h0``, …: an
+    ``OR`` of the primary key's equalities, which SQLite answers from the index (a
+    row-value ``IN`` scans the table)."""
+    return sa.or_(
+        *(
+            sa.and_(
+                hands.c.table_id == sa.bindparam(f"t{i}"), hands.c.hand_id == sa.bindparam(f"h{i}")
+            )
+            for i in range(size)
+        )
+    )
+
+
+@functools.cache
+def _select_hands(size: int) -> sa.Select[Any]:
+    """The rows of ``size`` hands (built once per size: see :func:`padded`)."""
+    return sa.select(hands).where(_hand_keys(size)).order_by(hands.c.table_id, hands.c.hand_id)
+
+
+@functools.cache
+def _delete_hands(size: int) -> sa.Delete:
+    """Delete ``size`` hands (built once per size)."""
+    return hands.delete().where(_hand_keys(size))
+
+
+def _hand_params(keys: Sequence[tuple[str, str]]) -> dict[str, str]:
+    params: dict[str, str] = {}
+    for i, (table_id, hand_id) in enumerate(keys):
+        params[f"t{i}"] = table_id
+        params[f"h{i}"] = hand_id
+    return params
 
 
 def user_id_of(player_id: str) -> int:
@@ -121,119 +179,141 @@ class SqlJournal:
         """The leases of this process (store/leases.py): a table it leased is written
         only while it still holds the lease, checked in each write's transaction."""
 
-    def _fenced(self, conn: sa.Connection, table_id: str) -> None:
-        if self._fence is not None:
-            self._fence.check(conn, table_id, self._db.backend)
-
     def append(self, table_id: str, record: Record) -> None:
         """Write ``record`` durably (and settle or void the hand it closes)."""
-        if not isinstance(table_id, str) or not 0 < len(table_id) <= 100:
-            raise StoreError("invalid_table_id", "a table id is 1 to 100 characters")
-        kind, body = encode_record(record)
-
-        def work(conn: sa.Connection) -> None:
-            self._fenced(conn, table_id)
-            self._append(conn, table_id, record, kind, body)
-
-        self._db.run(work)
+        self.append_many(((table_id, record),))
 
     def append_many(self, items: Sequence[tuple[str, Record]]) -> None:
         """Write several tables' records in one transaction (one commit, one fsync): the
         group commit of :class:`~croupier.store.groupcommit.GroupCommitJournal`. All or
-        nothing."""
+        nothing. The records mean what they would appended one by one, in order; the
+        group is written set-wise (:meth:`_write`)."""
         encoded = []
         for table_id, record in items:
             if not isinstance(table_id, str) or not 0 < len(table_id) <= 100:
                 raise StoreError("invalid_table_id", "a table id is 1 to 100 characters")
             encoded.append((table_id, record, *encode_record(record)))
+        if encoded:
+            self._db.run(lambda conn: self._write(conn, encoded))
 
-        def work(conn: sa.Connection) -> None:
-            for table_id in dict.fromkeys(t for t, *_ in encoded):
-                self._fenced(conn, table_id)
-            for table_id, record, kind, body in encoded:
-                self._append(conn, table_id, record, kind, body)
-
-        self._db.run(work)
-
-    def _append(
-        self, conn: sa.Connection, table_id: str, record: Record, kind: str, body: dict[str, Any]
-    ) -> None:
+    def _write(self, conn: sa.Connection, encoded: Sequence[_Encoded]) -> None:
+        """The records ``encoded`` in the transaction ``conn``, in a few statements for
+        the whole group rather than a dozen or more per record (issue #16: a store thread
+        gives up the GIL around every statement and waits behind the event loop to get it
+        back): the leases read once, the hands read once, every ledger transfer of the
+        group by :meth:`Ledger.transfers_in`, the hands it starts or closes written by one
+        delete and one insert, the journal's rows by one insert. Each record is checked in
+        order against the state the records before it left, as if appended alone."""
         now = now_ms(self._clock)
-        if isinstance(record, HandStartRecord):
-            hand_id = str(record.hand_no)
-            existing = conn.execute(
-                sa.select(hands.c.commitment).where(
-                    hands.c.table_id == table_id, hands.c.hand_id == hand_id
-                )
-            ).first()
-            if existing is not None:
-                if existing.commitment != record.commitment:
-                    raise StoreError(
-                        "hand_exists", f"hand {table_id}/{hand_id} was started with another deck"
+        if self._fence is not None:
+            self._fence.check_many(conn, (t for t, *_ in encoded), self._db.backend)
+        hand_keys = [
+            (t, str(r.hand_no))
+            for t, r, *_ in encoded
+            if isinstance(r, HandStartRecord | HandEndRecord | HandVoidRecord)
+        ]
+        known = self._hands(conn, hand_keys)
+        written: dict[tuple[str, str], dict[str, Any]] = {}  # rows to (re)write
+        stored = set(known)  # rows in the database before this group
+        requests: list[TransferRequest] = []
+        paid_by: dict[tuple[str, str], int] = {}  # a closed hand → its transfer request
+        journal_rows: list[dict[str, Any]] = []
+        for table_id, record, kind, body in encoded:
+            if isinstance(record, HandStartRecord):
+                key = (table_id, str(record.hand_no))
+                row = known.get(key)
+                if row is not None:
+                    if row["commitment"] != record.commitment:
+                        raise StoreError(
+                            "hand_exists",
+                            f"hand {table_id}/{key[1]} was started with another deck",
+                        )
+                    continue  # the same start again: already durable
+                known[key] = written[key] = _started(table_id, record, now)
+            elif isinstance(record, HandEndRecord | HandVoidRecord):
+                key = (table_id, str(record.hand_no))
+                row = known.get(key)
+                if row is None:
+                    raise NotFoundError(f"hand {table_id}/{key[1]} was never started")
+                legs = self._close(table_id, row, record, now)
+                if legs is None:
+                    continue  # already closed: nothing is written or paid twice
+                written[key] = row
+                if legs:
+                    paid_by[key] = len(requests)
+                    requests.append(
+                        TransferRequest(
+                            "settle",
+                            f"settle:{table_id}:{key[1]}",
+                            legs,
+                            {"table": table_id, "hand": key[1]},
+                        )
                     )
-                return  # the same start again: already durable
-            conn.execute(
-                hands.insert(),
-                {
-                    "table_id": table_id,
-                    "hand_id": hand_id,
-                    "started_ms": now,
-                    "game": "",
-                    "button": record.button,
-                    "seats": {"players": list(record.players), "stacks": list(record.stacks)},
-                    "commitment": record.commitment,
-                    "salt": record.salt.hex(),
-                    "deck": " ".join(str(int(c)) for c in record.deck),
-                    "status": "open",
-                },
-            )
-        elif isinstance(record, HandEndRecord | HandVoidRecord) and not self._close(
-            conn, table_id, record, now
-        ):
-            return  # already closed: nothing is written or paid twice
-        elif isinstance(record, SeatsRecord) and self._ledger is not None:
-            # A player standing up is paid in the same transaction as the seat map that
-            # removes them; the table's later Bank.cash_out with the same ref is a replay.
-            for out in record.cash_outs:
-                self._ledger.transfer_in(
-                    conn,
-                    "cash_out",
-                    f"bank:{table_id}:{out.ref}",
-                    cash_out_legs(table_id, self._user_of(out.player_id), out.amount),
-                    {"table": table_id},
-                )
-        conn.execute(
-            table_journal.insert(), {"table_id": table_id, "type": kind, "body": body, "at_ms": now}
-        )
+            elif isinstance(record, SeatsRecord) and self._ledger is not None:
+                # A player standing up is paid in the same transaction as the seat map that
+                # removes them; the table's later Bank.cash_out with the same ref is a replay.
+                for out in record.cash_outs:
+                    requests.append(
+                        TransferRequest(
+                            "cash_out",
+                            f"bank:{table_id}:{out.ref}",
+                            cash_out_legs(table_id, self._user_of(out.player_id), out.amount),
+                            {"table": table_id},
+                        )
+                    )
+            journal_rows.append({"table_id": table_id, "type": kind, "body": body, "at_ms": now})
+        if requests:
+            assert self._ledger is not None
+            done = self._ledger.transfers_in(conn, requests)
+            for key, index in paid_by.items():
+                written[key]["transfer_id"] = done[index].id
+        rewritten = [key for key in written if key in stored]
+        for keys in chunked(rewritten, MAX_OR_TERMS):
+            keys = padded(keys)
+            conn.execute(_delete_hands(len(keys)), _hand_params(keys))
+        # A list of rows with RETURNING is SQLAlchemy's "insertmanyvalues": one INSERT of
+        # many rows (a page of 1,000 at most), compiled once, not one per row.
+        if written:
+            conn.execute(hands.insert().returning(hands.c.hand_id), list(written.values()))
+        if journal_rows:
+            conn.execute(table_journal.insert().returning(table_journal.c.id), journal_rows)
+
+    def _hands(
+        self, conn: sa.Connection, keys: Sequence[tuple[str, str]]
+    ) -> dict[tuple[str, str], dict[str, Any]]:
+        """The rows of the hands ``keys`` (table, hand id) that exist, read (and on
+        PostgreSQL locked) at once."""
+        found: dict[tuple[str, str], dict[str, Any]] = {}
+        for part in chunked(sorted(set(keys)), MAX_OR_TERMS):
+            part = padded(part)
+            stmt = self._db.backend.lock(_select_hands(len(part)))
+            for row in conn.execute(stmt, _hand_params(part)):
+                found[(row.table_id, row.hand_id)] = dict(row._mapping)
+        return found
 
     def _close(
         self,
-        conn: sa.Connection,
         table_id: str,
+        row: dict[str, Any],
         record: HandEndRecord | HandVoidRecord,
         now: int,
-    ) -> bool:
-        hand_id = str(record.hand_no)
-        row = conn.execute(
-            self._db.backend.lock(
-                sa.select(hands).where(hands.c.table_id == table_id, hands.c.hand_id == hand_id)
-            )
-        ).first()
-        if row is None:
-            raise NotFoundError(f"hand {table_id}/{hand_id} was never started")
-        if row.status != "open":
+    ) -> list[Leg] | None:
+        """Close the hand ``row`` (updated in place) by ``record``; the legs that settle it
+        (empty: nothing moves), or ``None`` when it was closed the same way already."""
+        hand_id = row["hand_id"]
+        if row["status"] != "open":
             wanted = "settled" if isinstance(record, HandEndRecord) else "void"
-            if row.status == wanted:
-                return False
-            raise StoreError("hand_closed", f"hand {table_id}/{hand_id} is already {row.status}")
-        transfer: Transfer | None = None
+            if row["status"] == wanted:
+                return None
+            raise StoreError("hand_closed", f"hand {table_id}/{hand_id} is already {row['status']}")
+        legs: list[Leg] = []
         outcome: dict[str, Any]
         if isinstance(record, HandVoidRecord):
             outcome = {"reason": record.reason, "moved": False}
             status = "void"
         else:
-            players = list(row.seats["players"])
-            start = list(row.seats["stacks"])
+            players = list(row["seats"]["players"])
+            start = list(row["seats"]["stacks"])
             end = list(record.stacks)
             if len(end) != len(start):
                 raise StoreError(
@@ -264,26 +344,9 @@ class SqlJournal:
                     rake_account=HOUSE_LEVY if record.levy else HOUSE_RAKE,
                 )
                 outcome["moved"] = bool(legs)
-                if legs:
-                    transfer = self._ledger.transfer_in(
-                        conn,
-                        "settle",
-                        f"settle:{table_id}:{hand_id}",
-                        legs,
-                        {"table": table_id, "hand": hand_id},
-                    )
             status = "settled"
-        conn.execute(
-            hands.update()
-            .where(hands.c.table_id == table_id, hands.c.hand_id == hand_id)
-            .values(
-                status=status,
-                ended_ms=now,
-                outcome=outcome,
-                transfer_id=None if transfer is None else transfer.id,
-            )
-        )
-        return True
+        row.update(status=status, ended_ms=now, outcome=outcome, transfer_id=None)
+        return legs
 
     def records(self, table_id: str) -> Sequence[Record]:
         """Every record of a table, in the order appended."""

@@ -36,6 +36,8 @@ croupier.store.errors.InsufficientFundsError: user:1:chips holds 100, 101 more i
 
 from __future__ import annotations
 
+import dataclasses
+import functools
 import hashlib
 import json
 from collections.abc import Iterable, Mapping, Sequence
@@ -45,7 +47,7 @@ from typing import Any
 
 import sqlalchemy as sa
 
-from croupier.store.db import Clock, Database, now_ms
+from croupier.store.db import MAX_OR_TERMS, MAX_PARAMETERS, Clock, Database, chunked, now_ms, padded
 from croupier.store.errors import (
     IdempotencyConflictError,
     InsufficientFundsError,
@@ -70,6 +72,7 @@ __all__ = [
     "LedgerAccount",
     "Leg",
     "Transfer",
+    "TransferRequest",
     "cash_out_legs",
     "escrow_account",
     "settlement_legs",
@@ -170,6 +173,16 @@ class Transfer:
     created_ms: int
     memo: Mapping[str, Any] = field(default_factory=dict)
     replayed: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class TransferRequest:
+    """A transfer asked of :meth:`Ledger.transfers_in` (one of a batch)."""
+
+    kind: str
+    key: str
+    legs: Sequence[Leg]
+    memo: Mapping[str, Any] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)
@@ -278,6 +291,23 @@ def _validate(kind: str, key: str, legs: Sequence[Leg]) -> None:
         )
 
 
+@functools.cache
+def _move_balances(size: int) -> sa.Update:
+    """Add ``m0`` to account ``a0``'s balance, ``m1`` to ``a1``'s, … (``size`` of them):
+    one statement, built once per size (:func:`~croupier.store.db.padded`)."""
+    ids = [sa.bindparam(f"a{i}", type_=sa.BigInteger()) for i in range(size)]
+    moves = sa.case(
+        *((ledger_accounts.c.id == ids[i], sa.bindparam(f"m{i}", type_=sa.BigInteger()))
+          for i in range(size)),
+        else_=0,
+    )  # fmt: skip
+    return (
+        ledger_accounts.update()
+        .where(ledger_accounts.c.id.in_(ids))
+        .values(balance=ledger_accounts.c.balance + moves)
+    )
+
+
 class Ledger:
     """Transfers and balances on a :class:`~croupier.store.db.Database`."""
 
@@ -325,79 +355,97 @@ class Ledger:
         memo: Mapping[str, Any] | None = None,
     ) -> Transfer:
         """:meth:`transfer` inside a transaction the caller runs (journal settlement)."""
-        _validate(kind, key, legs)
-        request = _request_hash(kind, legs)
+        return self.transfers_in(conn, [TransferRequest(kind, key, legs, dict(memo or {}))])[0]
+
+    def transfers_in(
+        self, conn: sa.Connection, requests: Sequence[TransferRequest]
+    ) -> list[Transfer]:
+        """Several transfers inside the caller's transaction, with the meaning of
+        :meth:`transfer_in` called for each in order (a key used earlier in the batch is a
+        replay of it, each balance is checked after the transfers before it), but a few
+        statements for the whole batch rather than a dozen per transfer: the accounts read
+        and locked at once, the transfers, their entries and the balances each written by
+        one statement (:data:`MAX_PARAMETERS` per statement at most). A store thread
+        gives up the GIL around every statement and waits for it back behind the event
+        loop, so statements, not rows, are what a settlement costs under load (issue
+        #16, docs/storage.md). The first refused transfer raises; the caller's
+        transaction then rolls the batch back."""
+        for r in requests:
+            _validate(r.kind, r.key, r.legs)
+        if not requests:
+            return []
         now = now_ms(self._clock)
-        accounts = sorted(
-            {leg.account.key: leg.account for leg in legs}.values(), key=lambda a: a.key
-        )
-        self._ensure(conn, accounts, now)
-        stmt = (
-            sa.select(
-                ledger_accounts.c.id,
-                ledger_accounts.c.key,
-                ledger_accounts.c.balance,
-                ledger_accounts.c.allow_negative,
-                ledger_accounts.c.currency,
+        rows = self._lock_accounts(conn, [leg.account for r in requests for leg in r.legs], now)
+        keys = list(dict.fromkeys(r.key for r in requests))
+        recorded = {
+            row.idem_key: str(row.request_hash)
+            for part in chunked(keys, MAX_PARAMETERS)
+            for row in conn.execute(
+                sa.select(transfers.c.idem_key, transfers.c.request_hash).where(
+                    transfers.c.idem_key.in_(part)
+                )
             )
-            .where(ledger_accounts.c.key.in_([a.key for a in accounts]))
-            .order_by(ledger_accounts.c.id)
-        )
-        rows = {row.key: row for row in conn.execute(self._db.backend.lock(stmt))}
-        existing = self._find(conn, key)
-        if existing is not None:
-            if existing[1] != request:
-                raise IdempotencyConflictError(
-                    f"idempotency key {key!r} was used for a different transfer"
-                )
-            return existing[0]
-        for account in accounts:
-            if rows[account.key].currency != account.currency.value:
-                raise InvalidTransferError(
-                    "currency_mismatch", f"{account.key} holds {rows[account.key].currency}"
-                )
-        for leg in legs:
-            row = rows[leg.account.key]
-            if leg.amount < 0 and not row.allow_negative and row.balance + leg.amount < 0:
-                raise InsufficientFundsError(
-                    f"{leg.account.key} holds {row.balance}, {-leg.amount} more is needed"
-                )
-        memo_dict = dict(memo or {})
-        transfer_id = conn.execute(
-            transfers.insert().returning(transfers.c.id),
-            {
-                "idem_key": key,
-                "kind": kind,
-                "request_hash": request,
-                "created_ms": now,
-                "memo": memo_dict,
-            },
-        ).scalar_one()
-        conn.execute(
-            entries.insert(),
-            [
-                {
-                    "transfer_id": transfer_id,
-                    "account_id": rows[leg.account.key].id,
-                    "amount": leg.amount,
-                }
-                for leg in legs
-            ],
-        )
-        for leg in legs:
-            conn.execute(
-                ledger_accounts.update()
-                .where(ledger_accounts.c.id == rows[leg.account.key].id)
-                .values(balance=ledger_accounts.c.balance + leg.amount)
-            )
-        return Transfer(
-            id=int(transfer_id),
-            key=key,
-            kind=kind,
-            entries=tuple(Entry(leg.account.key, leg.account.currency, leg.amount) for leg in legs),
-            created_ms=now,
-            memo=memo_dict,
-        )
+        }
+        balance = {k: int(row.balance) for k, row in rows.items()}
+        planned: dict[str, tuple[int, str]] = {}  # key → (index in fresh, request hash)
+        fresh: list[TransferRequest] = []
+        plan: list[tuple[str, Any]] = []
+        for r in requests:
+            request = _request_hash(r.kind, r.legs)
+            earlier = planned.get(r.key)
+            if r.key in recorded or earlier is not None:
+                if (recorded[r.key] if earlier is None else earlier[1]) != request:
+                    raise IdempotencyConflictError(
+                        f"idempotency key {r.key!r} was used for a different transfer"
+                    )
+                plan.append(("recorded", r.key) if earlier is None else ("again", earlier[0]))
+                continue
+            for leg in sorted(r.legs, key=lambda leg: leg.account.key):
+                if rows[leg.account.key].currency != leg.account.currency.value:
+                    raise InvalidTransferError(
+                        "currency_mismatch",
+                        f"{leg.account.key} holds {rows[leg.account.key].currency}",
+                    )
+            for leg in r.legs:
+                held = balance[leg.account.key]
+                if (
+                    leg.amount < 0
+                    and not rows[leg.account.key].allow_negative
+                    and held + leg.amount < 0
+                ):
+                    raise InsufficientFundsError(
+                        f"{leg.account.key} holds {held}, {-leg.amount} more is needed"
+                    )
+            for leg in r.legs:
+                balance[leg.account.key] += leg.amount
+            planned[r.key] = (len(fresh), request)
+            plan.append(("fresh", len(fresh)))
+            fresh.append(r)
+        written = self._write(conn, fresh, [planned[r.key][1] for r in fresh], rows, now)
+        out: list[Transfer] = []
+        for what, ref in plan:
+            if what == "fresh":
+                out.append(written[ref])
+            elif what == "again":
+                out.append(dataclasses.replace(written[ref], replayed=True))
+            else:
+                found = self._find(conn, ref)
+                assert found is not None  # read in this transaction a moment ago
+                out.append(found[0])
+        return out
+
+    def _lock_accounts(
+        self, conn: sa.Connection, accounts: Iterable[LedgerAccount], now: int
+    ) -> dict[str, Any]:
+        """The rows of ``accounts`` (by key), read and locked in id order; those never
+        used are created first (sorted by key: concurrent creators never deadlock)."""
+        wanted = {a.key: a for a in accounts}
+        rows = self._account_rows(conn, list(wanted))
+        missing = sorted((a for k, a in wanted.items() if k not in rows), key=lambda a: a.key)
+        if missing:
+            self._ensure(conn, missing, now)
+            rows.update(self._account_rows(conn, [a.key for a in missing]))
+        return rows
 
     def _ensure(self, conn: sa.Connection, accounts: Iterable[LedgerAccount], now: int) -> None:
         insert = self._db.backend.insert_ignore(ledger_accounts)
@@ -414,6 +462,88 @@ class Ledger:
                     created_ms=now,
                 )
             )
+
+    def _account_rows(self, conn: sa.Connection, keys: list[str]) -> dict[str, Any]:
+        rows: dict[str, Any] = {}
+        for part in chunked(sorted(keys), MAX_PARAMETERS):
+            stmt = (
+                sa.select(
+                    ledger_accounts.c.id,
+                    ledger_accounts.c.key,
+                    ledger_accounts.c.balance,
+                    ledger_accounts.c.allow_negative,
+                    ledger_accounts.c.currency,
+                )
+                .where(ledger_accounts.c.key.in_(part))
+                .order_by(ledger_accounts.c.id)
+            )
+            rows.update((row.key, row) for row in conn.execute(self._db.backend.lock(stmt)))
+        return rows
+
+    def _write(
+        self,
+        conn: sa.Connection,
+        fresh: Sequence[TransferRequest],
+        hashes: Sequence[str],
+        rows: Mapping[str, Any],
+        now: int,
+    ) -> list[Transfer]:
+        """Insert the transfers ``fresh`` (checked), their entries, and move the balances:
+        three statements (more only past :data:`MAX_PARAMETERS`)."""
+        if not fresh:
+            return []
+        ids: dict[str, int] = {}
+        memos = [dict(r.memo) for r in fresh]
+        values = [
+            {
+                "idem_key": r.key,
+                "kind": r.kind,
+                "request_hash": h,
+                "created_ms": now,
+                "memo": memo,
+            }
+            for r, h, memo in zip(fresh, hashes, memos, strict=True)
+        ]
+        # a list of rows with RETURNING: one INSERT of many rows (SQLAlchemy's
+        # "insertmanyvalues", a page of 1,000 at most), compiled once
+        stmt = transfers.insert().returning(transfers.c.id, transfers.c.idem_key)
+        ids.update((row.idem_key, int(row.id)) for row in conn.execute(stmt, values))
+        legs = [
+            {
+                "transfer_id": ids[r.key],
+                "account_id": rows[leg.account.key].id,
+                "amount": leg.amount,
+            }
+            for r in fresh
+            for leg in r.legs
+        ]
+        conn.execute(entries.insert().returning(entries.c.id), legs)
+        moves: dict[int, int] = {}
+        for r in fresh:
+            for leg in r.legs:
+                account_id = int(rows[leg.account.key].id)
+                moves[account_id] = moves.get(account_id, 0) + leg.amount
+        moved = sorted((a, m) for a, m in moves.items() if m)
+        for chunk in chunked(moved, MAX_OR_TERMS):
+            chunk = padded(chunk)
+            params: dict[str, int] = {}
+            for i, (account_id, amount) in enumerate(chunk):
+                params[f"a{i}"] = account_id
+                params[f"m{i}"] = amount
+            conn.execute(_move_balances(len(chunk)), params)
+        return [
+            Transfer(
+                id=ids[r.key],
+                key=r.key,
+                kind=r.kind,
+                entries=tuple(
+                    Entry(leg.account.key, leg.account.currency, leg.amount) for leg in r.legs
+                ),
+                created_ms=now,
+                memo=memos[i],
+            )
+            for i, r in enumerate(fresh)
+        ]
 
     def _find(self, conn: sa.Connection, key: str) -> tuple[Transfer, str] | None:
         row = conn.execute(sa.select(transfers).where(transfers.c.idem_key == key)).first()
