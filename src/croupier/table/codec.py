@@ -127,10 +127,32 @@ def name_of(value: object) -> str:
 # -- records ---------------------------------------------------------------------------------
 
 
+_FIELDS: dict[type[Any], tuple[str, tuple[str, ...]]] = {}
+"""A record class's stable name and field names, looked up once (a hand's records are
+encoded on the journal's writer thread for every hand of every table)."""
+
+_PLAIN: Final = frozenset({int, str, bool, float, type(None)})
+
+
 def _encode(value: Any) -> Any:
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        body = {f.name: _encode(getattr(value, f.name)) for f in dataclasses.fields(value)}
-        return {"__type__": name_of(value), **body}
+    cls = type(value)
+    if cls in _PLAIN:
+        return value
+    if cls is tuple or cls is list:
+        if value and all(type(v) is Card or isinstance(v, Card) for v in value):
+            return {"__cards__": [int(v) for v in value]}
+        return [_encode(v) for v in value]
+    shape = _FIELDS.get(cls)
+    if shape is None and dataclasses.is_dataclass(cls):
+        shape = _FIELDS[cls] = (
+            name_of(value),
+            tuple(f.name for f in dataclasses.fields(cls)),
+        )
+    if shape is not None:
+        body = {"__type__": shape[0]}
+        for name in shape[1]:
+            body[name] = _encode(getattr(value, name))
+        return body
     if isinstance(value, bytes):
         return {"__bytes__": value.hex()}
     if isinstance(value, tuple | list):
