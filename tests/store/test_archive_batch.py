@@ -147,10 +147,10 @@ def test_a_batch_stays_under_the_parameter_and_term_limits(
     store: Store, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Statements are chunked (limits made tiny here): no statement binds more than
-    ``MAX_PARAMETERS`` nor lists more than ``MAX_TERMS`` terms, and the batch is whole."""
+    ``MAX_PARAMETERS`` nor lists more than ``MAX_OR_TERMS`` terms, and the batch is whole."""
     monkeypatch.setattr(archive_module, "MAX_PARAMETERS", 13)
-    monkeypatch.setattr(archive_module, "MAX_TERMS", 3)
-    monkeypatch.setattr(users_module, "MAX_TERMS", 3)
+    monkeypatch.setattr(archive_module, "MAX_OR_TERMS", 3)
+    monkeypatch.setattr(users_module, "MAX_OR_TERMS", 3)
     uids = _accounts(store, "p", 7)
     items = [_item("t1", h, uids[h % 3 :]) for h in range(1, 8)]
     with _statements(store) as seen:

@@ -13,19 +13,17 @@ account (the server serves PHH and PokerStars-style downloads from it).
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import Any
 
 import sqlalchemy as sa
 
-from croupier.store.db import Database
+from croupier.store.db import MAX_OR_TERMS, MAX_PARAMETERS, Database, chunked
 from croupier.store.errors import NotFoundError, StoreError
 from croupier.store.schema import hand_archive, hand_players
 
-__all__ = ["MAX_PARAMETERS", "MAX_TERMS", "ArchivedHand", "HandArchive", "HandPlayer", "chunks"]
-
-_T = TypeVar("_T")
+__all__ = ["ArchivedHand", "HandArchive", "HandPlayer"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -162,22 +160,6 @@ class HandArchive:
         return self._db.run(lambda conn: self._load(conn, list(conn.execute(stmt).all())))
 
 
-MAX_PARAMETERS = 30_000
-"""The most parameters one statement binds (SQLite allows 32,766)."""
-MAX_TERMS = 500
-"""The most terms of one ``IN`` or ``OR`` list."""
-
-
-def chunks(items: Sequence[_T], size: int) -> Iterator[Sequence[_T]]:
-    """``items`` in consecutive slices of at most ``size``.
-
-    >>> [list(c) for c in chunks([1, 2, 3, 4, 5], 2)]
-    [[1, 2], [3, 4], [5]]
-    """
-    for start in range(0, len(items), size):
-        yield items[start : start + size]
-
-
 def _validate(hand: ArchivedHand) -> None:
     """Refuse a hand the archive cannot hold (``invalid_hand``)."""
     if not hand.table_id or not hand.hand_id or len(hand.table_id) > 100 or len(hand.hand_id) > 100:
@@ -189,11 +171,11 @@ def _validate(hand: ArchivedHand) -> None:
 
 def _archived_keys(conn: sa.Connection, keys: Sequence[tuple[str, str]]) -> set[tuple[str, str]]:
     """Which (table, hand) pairs of ``keys`` are archived already: one select per
-    :data:`MAX_TERMS` pairs, an ``OR`` of equalities that SQLite answers from the unique
+    :data:`MAX_OR_TERMS` pairs, an ``OR`` of equalities that SQLite answers from the unique
     index (a row-value ``IN`` would scan the whole table)."""
     t, h = hand_archive.c.table_id, hand_archive.c.hand_id
     found: set[tuple[str, str]] = set()
-    for part in chunks(keys, MAX_TERMS):
+    for part in chunked(keys, MAX_OR_TERMS):
         stmt = sa.select(t, h).where(sa.or_(*(sa.and_(t == a, h == b) for a, b in part)))
         found.update((str(r.table_id), str(r.hand_id)) for r in conn.execute(stmt))
     return found
@@ -204,7 +186,7 @@ def _insert_rows(conn: sa.Connection, hands: Sequence[ArchivedHand]) -> dict[tup
     their ids by (table, hand) (the order of ``RETURNING`` is not guaranteed)."""
     ids: dict[tuple[str, str], int] = {}
     columns = 6
-    for part in chunks(hands, MAX_PARAMETERS // columns):
+    for part in chunked(hands, MAX_PARAMETERS // columns):
         rows = [
             {
                 "table_id": hand.table_id,
@@ -216,12 +198,12 @@ def _insert_rows(conn: sa.Connection, hands: Sequence[ArchivedHand]) -> dict[tup
             }
             for hand in part
         ]
-        stmt = (
-            hand_archive.insert()
-            .values(rows)
-            .returning(hand_archive.c.id, hand_archive.c.table_id, hand_archive.c.hand_id)
+        # a list of rows with RETURNING: one INSERT of many rows (SQLAlchemy's
+        # "insertmanyvalues"), compiled once rather than once per batch
+        stmt = hand_archive.insert().returning(
+            hand_archive.c.id, hand_archive.c.table_id, hand_archive.c.hand_id
         )
-        for r in conn.execute(stmt):
+        for r in conn.execute(stmt, rows):
             ids[(str(r.table_id), str(r.hand_id))] = int(r.id)
     return ids
 
@@ -235,5 +217,5 @@ def _insert_players(conn: sa.Connection, rows: Sequence[tuple[int, ArchivedHand]
         for p in hand.players
     ]
     columns = 4
-    for part in chunks(players, MAX_PARAMETERS // columns):
-        conn.execute(hand_players.insert().values(list(part)))
+    for part in chunked(players, MAX_PARAMETERS // columns):
+        conn.execute(hand_players.insert().returning(hand_players.c.archive_id), list(part))

@@ -22,8 +22,7 @@ from dataclasses import dataclass
 
 import sqlalchemy as sa
 
-from croupier.store.archive import MAX_TERMS, chunks
-from croupier.store.db import Database
+from croupier.store.db import MAX_OR_TERMS, Database, chunked
 from croupier.store.errors import NotFoundError, StoreError
 from croupier.store.schema import login_failures, sessions, users
 
@@ -202,7 +201,7 @@ class SqlUsers:
     ) -> dict[int, UserRecord]:
         """Add the credits of many hands inside the caller's transaction, summed per
         account: one ``UPDATE`` (a ``CASE`` per column) and one select per
-        :data:`~croupier.store.archive.MAX_TERMS` accounts, their rows locked in id order
+        :data:`~croupier.store.db.MAX_OR_TERMS` accounts, their rows locked in id order
         (one lock order for every writer). Returns the updated users. An unknown account
         raises :class:`NotFoundError` (the transaction rolls back).
 
@@ -217,7 +216,7 @@ class SqlUsers:
         """
         totals = _sum_credits(credits)
         updated: dict[int, UserRecord] = {}
-        for part in chunks(sorted(totals), MAX_TERMS):
+        for part in chunked(sorted(totals), MAX_OR_TERMS):
             _update_users(conn, {uid: totals[uid] for uid in part})
             rows = conn.execute(sa.select(users).where(users.c.id.in_(part)))
             updated.update((int(row.id), _user(row)) for row in rows)
