@@ -7,6 +7,8 @@ only."""
 from __future__ import annotations
 
 import asyncio
+import threading
+import time
 
 import pytest
 
@@ -190,3 +192,39 @@ def test_a_strict_flush_raises_when_the_seat_map_could_not_be_written(store: Sto
 
     assert asyncio.run(go()) == ["bad"]
     assert list(store.journal.records("bad")) == []
+
+
+def test_lanes_write_a_table_alone_until_records_wait(store: Store) -> None:
+    """Issue #11 and #16: a lane's transaction holds one table's records (a table whose
+    write stalls holds up no other), and the records of other tables join it only once
+    they have waited ``group_after`` (the lanes are not keeping up); a table another lane
+    is writing never joins, and a table's records are taken oldest first."""
+    from croupier.store.groupcommit import _Item
+
+    journal = GroupCommitJournal(store.journal, lanes=4, group_after=10.0)
+    now = time.monotonic()
+    record = SeatsRecord(SEATS, "sit")
+
+    def queue(*items: tuple[str, float]) -> None:
+        journal._queue.clear()
+        for n, (table_id, age) in enumerate(items):
+            journal._queue.append(_Item(table_id, record, n, queued=now - age))
+
+    def taken() -> list[tuple[str, int]]:
+        with journal._cond:
+            group = journal._take() or []
+        return [(i.table_id, i.seq) for i in group]
+
+    queue(("a", 30.0), ("b", 20.0), ("a", 15.0), ("c", 5.0), ("b", 1.0))
+    assert taken() == [("a", 0), ("b", 1), ("a", 2)]  # b waited 20 s: it joins; c did not
+    assert [(i.table_id, i.seq) for i in journal._queue] == [("c", 3), ("b", 4)]
+    queue(("a", 1.0), ("b", 2.0), ("c", 3.0))
+    assert taken() == [("a", 0)]  # nobody waited: one table per transaction
+    queue(("a", 30.0), ("b", 20.0), ("c", 20.0))
+    journal._inflight["b"] = threading.Event()  # another lane writes b
+    assert taken() == [("a", 0), ("c", 2)]
+    journal._inflight.clear()
+    single = GroupCommitJournal(store.journal, group_after=10.0)  # one lane: every table
+    single._queue.extend(_Item(t, record, n, queued=now) for n, t in enumerate("abc"))
+    with single._cond:
+        assert [i.table_id for i in single._take() or []] == ["a", "b", "c"]

@@ -65,6 +65,14 @@ log = logging.getLogger("croupier.store")
 MAX_GROUP = 512
 """Records per transaction at most."""
 
+GROUP_AFTER = 0.050
+"""Seconds after which a queued record joins the next transaction of any writer lane,
+with other tables' records. A lane writes one table's records, so that a table whose
+write stalls holds up no other (issue #11); but when records wait this long, the lanes
+are not keeping up, and many tables in one transaction cost little more than one
+(:meth:`SqlJournal.append_many` writes a group set-wise; SQLite has one writer anyway):
+at 1,000 tables a transaction per table saturated the database (issue #16)."""
+
 
 class HeldLog(Protocol):
     """What the journal needs of a table's event log (``EventLog``)."""
@@ -129,13 +137,23 @@ def deferrable(record: Record, *, payer_waits: bool = False) -> bool:
 class GroupCommitJournal:
     """The journal port over ``inner`` with a background writer (see the module)."""
 
-    def __init__(self, inner: SqlJournal, *, max_group: int = MAX_GROUP, lanes: int = 1) -> None:
+    def __init__(
+        self,
+        inner: SqlJournal,
+        *,
+        max_group: int = MAX_GROUP,
+        lanes: int = 1,
+        group_after: float = GROUP_AFTER,
+    ) -> None:
         self.inner = inner
         self.max_group = max_group
         self.lanes = max(1, lanes)
         """Writer threads. One: every table's queued records in one transaction. More:
         each transaction holds one table's queued records and the lanes write different
-        tables at once, so a table whose write stalls holds up no other table."""
+        tables at once, so a table whose write stalls holds up no other table; but the
+        records of other tables that have waited ``group_after`` seconds already join
+        it (the lanes are not keeping up: see :data:`GROUP_AFTER`)."""
+        self.group_after = group_after
         self._queue: deque[_Item] = deque()
         self._cond = threading.Condition()
         self._watched: dict[str, _Watch] = {}
@@ -304,17 +322,23 @@ class GroupCommitJournal:
 
     def _take(self) -> list[_Item] | None:
         """Under the lock: the next group to write (``None``: nothing for this writer
-        now). Records of a table another writer is writing wait for it (a table's records
-        stay in order)."""
+        now): with one lane, every table's records; with several, the first table's
+        records and those of other tables queued :attr:`group_after` ago or more.
+        Records of a table another writer is writing wait for it (a table's records stay
+        in order)."""
         busy = self._inflight
         first = next((i for i in self._queue if i.table_id not in busy), None)
         if first is None:
             return None
         solo = self.lanes > 1
+        late = time.monotonic() - self.group_after
         group: list[_Item] = []
         rest: deque[_Item] = deque()
         for i in self._queue:
-            eligible = i.table_id == first.table_id if solo else i.table_id not in busy
+            # queued in time order: a table's records taken are always its oldest ones
+            eligible = i.table_id not in busy and (
+                not solo or i.table_id == first.table_id or i.queued <= late
+            )
             if eligible and len(group) < self.max_group:
                 group.append(i)
             else:
