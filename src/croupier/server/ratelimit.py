@@ -26,7 +26,11 @@ class Bucket:
     tokens: float
     at: float
     refused: int = 0
-    """Consecutive refusals (reset by an accepted take): a flood indicator."""
+    """Refusals since the client last calmed down (an accepted take that leaves the bucket
+    at least half full): a flood indicator. Not reset by every accepted take: a flooding
+    client read by a busy server gets a token now and then as the bucket refills, and
+    that must not forgive its flood (it did: a server slower than ``50 × rate`` messages a
+    second never closed a flood)."""
 
     @classmethod
     def full(cls, *, rate: float, burst: float, now: float) -> Bucket:
@@ -43,7 +47,9 @@ class Bucket:
         level = self.level(now)
         at = max(self.at, now)
         if level >= cost:
-            return Bucket(self.rate, self.burst, level - cost, at, 0), True
+            left = level - cost
+            calm = left >= (self.burst - cost) / 2
+            return Bucket(self.rate, self.burst, left, at, 0 if calm else self.refused), True
         return Bucket(self.rate, self.burst, level, at, self.refused + 1), False
 
 
