@@ -122,17 +122,10 @@ class Player:
     async def close(self) -> None:
         if self.task is not None:
             self.task.cancel()
-            with _suppress():
-                await self.task
+            # the reader's end, whatever it is; a cancellation of this scenario (its
+            # time is up) still goes through (a bare suppress swallowed it: a hang)
+            await asyncio.gather(self.task, return_exceptions=True)
         await self.client.close()
-
-
-class _suppress:
-    def __enter__(self) -> None:
-        return None
-
-    def __exit__(self, *exc: object) -> bool:
-        return True
 
 
 class ActionFault:
