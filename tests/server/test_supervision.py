@@ -122,10 +122,14 @@ class Player:
     async def close(self) -> None:
         if self.task is not None:
             self.task.cancel()
-            # the reader's end, whatever it is; a cancellation of this scenario (its
-            # time is up) still goes through (a bare suppress swallowed it: a hang)
-            await asyncio.gather(self.task, return_exceptions=True)
+        # Close the socket before awaiting the reader: on Python 3.11 a cancellation that
+        # meets a frame arriving is lost inside ``wait_for`` and the reader reads on
+        # (the table keeps playing); a closed socket ends it whatever. A cancellation of
+        # this scenario (its time is up) still goes through: ``gather`` does not swallow
+        # it, as the bare suppress here did (a scenario then finished only after its 180 s).
         await self.client.close()
+        if self.task is not None:
+            await asyncio.gather(self.task, return_exceptions=True)
 
 
 class ActionFault:
