@@ -38,8 +38,9 @@ def _seated(store: Store, table: str, stacks: dict[int, int]) -> tuple[Seat, ...
     return tuple(seats)
 
 
-def _start(seats: tuple[Seat, ...], hand_no: int = 1) -> HandStartRecord:
-    salt = secrets.token_bytes(16)
+def _start(seats: tuple[Seat, ...], hand_no: int = 1, salt: bytes | None = None) -> HandStartRecord:
+    """The start of hand ``hand_no`` with ``seats`` (a random salt unless given)."""
+    salt = secrets.token_bytes(16) if salt is None else salt
     return HandStartRecord(
         hand_no=hand_no,
         seats=seats,

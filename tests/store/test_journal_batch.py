@@ -16,23 +16,20 @@ from typing import Any
 import pytest
 import sqlalchemy as sa
 
-from croupier.engine.cards import parse_cards
 from croupier.store import Store, StoreError, open_store
 from croupier.store.errors import InsufficientFundsError, NotFoundError
 from croupier.store.schema import entries, hands, ledger_accounts, table_journal, transfers
 from croupier.table.journal import (
     CashOutRecord,
     HandEndRecord,
-    HandStartRecord,
     HandVoidRecord,
     Record,
     SeatsRecord,
-    commit_deck,
 )
 from croupier.table.seating import Seat
 from tests.store.backends import FakeClock
+from tests.store.test_journal import _start
 
-DECK = parse_cards("AsKdQh2c3d4h5s6c7d8h9sTcJd")
 STACK = 1000
 
 
@@ -42,20 +39,6 @@ def _fund(store: Store, table: str, users: list[int]) -> tuple[Seat, ...]:
         store.ledger.buy_chips(user, STACK, key=f"{table}-b-{user}")
         assert store.bank(table).buy_in(str(user), STACK, f"{table}-in-{user}")
     return tuple(Seat(i, str(u), f"P{u}", stack=STACK) for i, u in enumerate(users))
-
-
-def _start(seats: tuple[Seat, ...], hand_no: int, salt: bytes) -> HandStartRecord:
-    return HandStartRecord(
-        hand_no=hand_no,
-        seats=seats,
-        dealt=tuple(s.seat for s in seats),
-        players=tuple(s.player_id for s in seats),
-        stacks=tuple(s.stack for s in seats),
-        button=seats[-1].seat,
-        commitment=commit_deck(DECK, salt),
-        deck=DECK,
-        salt=salt,
-    )
 
 
 def _table_life(rng: random.Random, table: str, seats: tuple[Seat, ...]) -> list[Record]:
