@@ -40,10 +40,14 @@ class Probe:
     def __init__(self) -> None:
         self.lags: list[float] = []
         self.gcs: list[tuple[int, float]] = []
+        self.gc_cpus: list[tuple[int, float]] = []
+        """The same collections' CPU time on their thread: a pause longer than its CPU time
+        is a collection the machine's other processes kept off a core."""
         self.loop_gcs: list[float] = []
         """The pauses of the collections run by the event loop's thread (the others ran on
         a store or archive thread: they stop the loop only while they hold the GIL)."""
         self._gc_start = 0.0
+        self._gc_cpu_start = 0.0
         self._main = threading.main_thread().ident
         self._task: asyncio.Task[None] | None = None
         self._cpu0 = time.process_time()
@@ -62,6 +66,9 @@ class Probe:
         """A file to append, at the start of each collection, the generation, the number
         of objects it scans and the 25 most common types among them (a debugging aid:
         it slows every collection down)."""
+        self._census_from = int(os.environ.get("LOAD_GC_CENSUS_FROM", "0"))
+        """The youngest generation whose collections the census writes (1: the middle and
+        full ones only)."""
         gc.callbacks.append(self._on_gc)
         self._beat = time.monotonic()
         self._stalls = os.environ.get("LOAD_STALL_DUMP")
@@ -70,18 +77,23 @@ class Probe:
         debugging aid, once per stall)."""
 
     def _on_gc(self, phase: str, info: dict[str, Any]) -> None:
+        census = self._census and int(info.get("generation", 0)) >= self._census_from
         if phase == "start":
-            if self._census:
+            if census:
                 self._write_census(int(info.get("generation", 0)))
             self._gc_start = time.perf_counter()
+            self._gc_cpu_start = time.thread_time()
         else:
             took = time.perf_counter() - self._gc_start
-            if self._census:
+            cpu = time.thread_time() - self._gc_cpu_start
+            if census:
+                assert self._census is not None
                 with open(self._census, "a") as f:
                     f.write(
                         f"  took {1000 * took:.0f} ms, collected {info.get('collected', 0):,}\n"
                     )
             self.gcs.append((int(info.get("generation", -1)), took))
+            self.gc_cpus.append((int(info.get("generation", -1)), cpu))
             if threading.get_ident() == self._main:
                 self.loop_gcs.append(took)
 
@@ -143,6 +155,7 @@ class Probe:
             self._write_heap(heap)
         self.lags = []
         self.gcs = []
+        self.gc_cpus = []
         self.loop_gcs = []
         self._cpu0 = time.process_time()
         self._wall0 = time.monotonic()
@@ -159,6 +172,7 @@ class Probe:
             self._write_heap(heap)
         lags = sorted(list(self.lags))
         gcs = list(self.gcs)
+        gc_cpus = list(self.gc_cpus)
         wall = time.monotonic() - self._wall0
         return {
             "wall": wall,
@@ -173,6 +187,9 @@ class Probe:
             "gc_max_loop": max(self.loop_gcs, default=0.0),
             "gc_max_gen": [max((d for g, d in gcs if g == gen), default=0.0) for gen in (0, 1, 2)],
             "gc_count_gen": [sum(1 for g, _ in gcs if g == gen) for gen in (0, 1, 2)],
+            "gc_cpu_max_gen": [
+                max((d for g, d in gc_cpus if g == gen), default=0.0) for gen in (0, 1, 2)
+            ],
             "gc_total": sum(d for _, d in gcs),
             "gc_objects": len(gc.get_objects()) if os.environ.get("LOAD_COUNT_OBJECTS") else 0,
             # memory blocks Python's allocator holds: flat while RSS grows, the growth

@@ -75,6 +75,9 @@ class Row:
     gc_max_gen_ms: tuple[float, float, float] = (0.0, 0.0, 0.0)
     """The longest collection of each generation (young, middle, full)."""
     gc_count_gen: tuple[int, int, int] = (0, 0, 0)
+    gc_cpu_max_gen_ms: tuple[float, float, float] = (0.0, 0.0, 0.0)
+    """The most CPU time one collection of each generation took on its thread (less than
+    its pause when the machine's other processes held the cores meanwhile)."""
     codes: dict[str, int] = field(default_factory=dict)
     """Refusals by code and timeouts by reason, as the clients saw them (a timeout is seen
     by each of the table's six clients)."""
@@ -212,6 +215,9 @@ def _combined(reports: list[dict[str, Any]]) -> dict[str, Any]:
         "gc_count": sum(int(r.get("gc_count", 0)) for r in reports),
         "gc_max_gen": [max(r.get("gc_max_gen", [0.0] * 3)[g] for r in reports) for g in range(3)],
         "gc_count_gen": [sum(r.get("gc_count_gen", [0] * 3)[g] for r in reports) for g in range(3)],
+        "gc_cpu_max_gen": [
+            max(r.get("gc_cpu_max_gen", [0.0] * 3)[g] for r in reports) for g in range(3)
+        ],
         "gc_full": sum(int(r["gc_full"]) for r in reports),
         "frames_out": sum(int(r.get("frames_out", 0)) for r in reports),
         "messages_out": sum(int(r.get("messages_out", 0)) for r in reports),
@@ -383,6 +389,9 @@ def run_step(
         gc_count=int(report.get("gc_count", 0)),
         gc_max_gen_ms=_triple(1000.0 * float(d) for d in report.get("gc_max_gen", [0.0] * 3)),
         gc_count_gen=_triple(int(n) for n in report.get("gc_count_gen", [0] * 3)),
+        gc_cpu_max_gen_ms=_triple(
+            1000.0 * float(d) for d in report.get("gc_cpu_max_gen", [0.0] * 3)
+        ),
         gc_full=int(report["gc_full"]),
         timeouts=sum(st["timeouts"] for st in stats),
         refused=sum(st["refused"] for st in stats),
@@ -619,7 +628,10 @@ def main(argv: list[str] | None = None) -> list[Row]:
                     + " / ".join(
                         f"{n:,} up to {ms:.0f} ms"
                         for n, ms in zip(row.gc_count_gen, row.gc_max_gen_ms, strict=True)
-                    ),
+                    )
+                    + " (the most CPU time one took: "
+                    + " / ".join(f"{ms:.0f}" for ms in row.gc_cpu_max_gen_ms)
+                    + " ms)",
                     flush=True,
                 )
                 if row.codes:
