@@ -157,8 +157,18 @@ class Database:
         attempt = 0
         while True:
             try:
-                with self.serial, self.engine.begin() as conn:
-                    return work(conn)
+                with self.serial, self.engine.connect() as conn:
+                    try:
+                        with conn.begin():
+                            return work(conn)
+                    except sa.exc.DBAPIError:
+                        # A statement of the failed attempt can outlive it (the error's
+                        # traceback holds its cursor until a collection), and on SQLite
+                        # it keeps the connection's next commit from happening ("cannot
+                        # commit transaction - SQL statements in progress"): a retry on
+                        # the same connection would fail. The connection is thrown away.
+                        conn.invalidate()
+                        raise
             except sa.exc.DBAPIError as exc:
                 attempt += 1
                 if attempt > self.retries or not self.backend.is_retryable(exc):
