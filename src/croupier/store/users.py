@@ -17,12 +17,13 @@ croupier.store.errors.StoreError: the name 'ALICE' is taken
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 import sqlalchemy as sa
 
-from croupier.store.db import MAX_OR_TERMS, Database, chunked
+from croupier.store.db import MAX_OR_TERMS, Database, chunked, padded
 from croupier.store.errors import NotFoundError, StoreError
 from croupier.store.schema import login_failures, sessions, users
 
@@ -82,29 +83,50 @@ def _sum_credits(credits: Iterable[Mapping[int, HandCredit]]) -> dict[int, HandC
     return totals
 
 
-def _update_users(conn: sa.Connection, totals: Mapping[int, HandCredit]) -> None:
-    """One ``UPDATE`` adding ``totals`` to their accounts (a ``CASE`` on the id per
-    column), the rows locked in id order first (PostgreSQL: ``FOR UPDATE`` in the
-    subquery; SQLite has one writer). :class:`NotFoundError` names an unknown account."""
-    ids = sorted(totals)
+@functools.cache
+def _add_credits(size: int) -> sa.Update:
+    """Add ``x0``, ``p0`` and ``w0`` to account ``u0``'s experience, hands played and
+    hands won, ``x1``… to ``u1``'s, … (``size`` accounts), the rows locked in id order
+    first (PostgreSQL: ``FOR UPDATE`` in the subquery; SQLite has one writer): one
+    statement, built once per size (:func:`~croupier.store.db.padded`). Built per call, its
+    expression objects were the room's only steady cyclic garbage (issue #16)."""
+    ids = [sa.bindparam(f"u{i}", type_=sa.BigInteger()) for i in range(size)]
 
-    def added(column: sa.Column[int], value: Callable[[HandCredit], int]) -> sa.ColumnElement[int]:
-        whens = [
-            (users.c.id == uid, sa.literal(value(totals[uid]), sa.BigInteger())) for uid in ids
-        ]
-        return column + sa.case(*whens, else_=sa.literal(0, sa.BigInteger()))
+    def added(column: sa.Column[int], name: str) -> sa.ColumnElement[int]:
+        return column + sa.case(
+            *((users.c.id == ids[i], sa.bindparam(f"{name}{i}", type_=sa.BigInteger()))
+              for i in range(size)),
+            else_=0,
+        )  # fmt: skip
 
     row = users.alias("locked")
     locked = sa.select(row.c.id).where(row.c.id.in_(ids)).order_by(row.c.id).with_for_update()
-    result = conn.execute(
+    return (
         users.update()
         .where(users.c.id.in_(locked.scalar_subquery()))
         .values(
-            experience=added(users.c.experience, lambda c: c.experience),
-            hands_played=added(users.c.hands_played, lambda c: c.played),
-            hands_won=added(users.c.hands_won, lambda c: c.won),
+            experience=added(users.c.experience, "x"),
+            hands_played=added(users.c.hands_played, "p"),
+            hands_won=added(users.c.hands_won, "w"),
         )
     )
+
+
+_SELECT_USERS = sa.select(users).where(users.c.id.in_(sa.bindparam("ids", expanding=True)))
+
+
+def _update_users(conn: sa.Connection, totals: Mapping[int, HandCredit]) -> None:
+    """One ``UPDATE`` adding ``totals`` to their accounts (:func:`_add_credits`).
+    :class:`NotFoundError` names an unknown account."""
+    ids = sorted(totals)
+    each = padded(ids)
+    params: dict[str, int] = {}
+    for i, uid in enumerate(each):
+        credit = totals[uid]
+        params.update(
+            {f"u{i}": uid, f"x{i}": credit.experience, f"p{i}": credit.played, f"w{i}": credit.won}
+        )
+    result = conn.execute(_add_credits(len(each)), params)
     if result.rowcount != len(ids):
         known = set(conn.execute(sa.select(users.c.id).where(users.c.id.in_(ids))).scalars())
         missing = [uid for uid in ids if uid not in known]
@@ -218,7 +240,7 @@ class SqlUsers:
         updated: dict[int, UserRecord] = {}
         for part in chunked(sorted(totals), MAX_OR_TERMS):
             _update_users(conn, {uid: totals[uid] for uid in part})
-            rows = conn.execute(sa.select(users).where(users.c.id.in_(part)))
+            rows = conn.execute(_SELECT_USERS, {"ids": list(part)})
             updated.update((int(row.id), _user(row)) for row in rows)
         return updated
 
