@@ -70,6 +70,12 @@ class Probe:
         """The youngest generation whose collections the census writes (1: the middle and
         full ones only)."""
         gc.callbacks.append(self._on_gc)
+        self._garbage = os.environ.get("LOAD_GC_GARBAGE")
+        """A file to append, at each reset and report, the types of the objects the
+        collections found in cycles since the previous one (``gc.DEBUG_SAVEALL``: they
+        are kept, not freed: a debugging aid for finding what makes cyclic garbage)."""
+        if self._garbage:
+            gc.set_debug(gc.DEBUG_SAVEALL)
         self._beat = time.monotonic()
         self._stalls = os.environ.get("LOAD_STALL_DUMP")
         """``seconds:/path``: a watchdog thread appends to ``path`` the event loop's stack
@@ -150,9 +156,22 @@ class Probe:
                     name = "loop" if ident == self._main else str(ident)
                     f.write(f"thread {name}:\n" + "".join(traceback.format_stack(frame)[-14:]))
 
+    def _write_garbage(self, path: str) -> None:
+        found = list(gc.garbage)
+        gc.garbage.clear()
+        kinds = Counter(type(o).__qualname__ for o in found).most_common(40)
+        with open(path, "a") as f:
+            f.write(
+                f"pid {os.getpid()} {time.monotonic():.1f} {len(found):,} objects in cycles: "
+                + ", ".join(f"{k} {n:,}" for k, n in kinds)
+                + "\n"
+            )
+
     def reset(self) -> None:
         if heap := os.environ.get("LOAD_HEAP_CENSUS"):
             self._write_heap(heap)
+        if self._garbage:
+            self._write_garbage(self._garbage)
         self.lags = []
         self.gcs = []
         self.gc_cpus = []
@@ -170,6 +189,8 @@ class Probe:
             gc.collect()
         if heap := os.environ.get("LOAD_HEAP_CENSUS"):
             self._write_heap(heap)
+        if self._garbage:
+            self._write_garbage(self._garbage)
         lags = sorted(list(self.lags))
         gcs = list(self.gcs)
         gc_cpus = list(self.gc_cpus)
