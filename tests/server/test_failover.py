@@ -9,16 +9,22 @@ says)."""
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import os
 import signal
 import time
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
 
-from croupier.server.cluster import preferred
+from croupier.lobby import TableSummary
+from croupier.server.cluster import Node, preferred
+from croupier.server.settings import Settings
+from croupier.server.wire import plain
 from croupier.store import open_store
+from croupier.store.schema import table_leases
 from croupier.table.journal import HandVoidRecord
 from tests.server.chaos import ServerProcess, register
 from tests.server.live import Client
@@ -212,6 +218,99 @@ def test_a_room_s_settings_must_agree() -> None:
         with pytest.raises(SettingsError) as err:
             Settings.from_env(env)
         assert err.value.code == code, (env, err.value)
+
+
+class _Registry:
+    """The tables a node serves, as :meth:`Node.tick` asks of them (server/registry.py)."""
+
+    def __init__(self, rows: dict[str, TableSummary]) -> None:
+        self.tables = rows
+        self.lease: Any = None
+
+    def serving(self, table_id: str) -> bool:
+        return table_id in self.tables
+
+    def summaries(self) -> list[TableSummary]:
+        return list(self.tables.values())
+
+    async def forget(self, table_id: str, reason: str) -> None:
+        del self.tables[table_id]
+
+
+def _summary(table_id: str, players: int) -> TableSummary:
+    return TableSummary(
+        table_id, table_id, "cash", "nlhe", "holdem", "nl", "room", "1/2", 6, players, 0, 0,
+        40, 200, True,
+    )  # fmt: skip
+
+
+def test_a_round_writes_only_the_lobby_rows_that_changed(database_url: str) -> None:
+    """R-LOBBY-1: a process renews all its leases every round but writes a table's lobby
+    row (the lease's info, which the other processes list) only when it changed since it
+    last wrote it: a new lease's at its first round, none at a round where nothing
+    changed, a changed row at the next round; a lease acquired again (its info emptied)
+    gets its row back at the next round, and a lease lost is forgotten."""
+    rows = {"t1": _summary("t1", 1), "t2": _summary("t2", 3)}
+    registry = _Registry(rows)
+    store = open_store(database_url)
+    given: list[dict[str, Any]] = []
+    renew = store.leases.renew
+
+    def spy(owner: str, held: dict[str, int], *, ttl: float, info: Any = None) -> set[str]:
+        given.append(dict(info or {}))
+        return renew(owner, held, ttl=ttl, info=info)
+
+    store.leases.renew = spy  # type: ignore[method-assign]
+    settings = Settings(node_id="b", nodes=("a", "b"))
+    sv = SimpleNamespace(
+        settings=settings, store=store, registry=registry, tournaments=None, casino=None
+    )
+    node = Node(sv)  # type: ignore[arg-type]
+
+    def info(name: str) -> dict[str, Any]:
+        lease = store.leases.get(name)
+        assert lease is not None and lease.owner == node.owner
+        return dict(lease.info)
+
+    def row(name: str) -> dict[str, Any]:
+        return {"node": "b", "room": False, "table": plain(rows[name])}
+
+    async def rounds() -> None:
+        assert await node.lease("t1") and await node.lease("t2")
+        assert info("t1") == {} == info("t2")
+        await node.tick()
+        assert given[-1] == {"t1": row("t1"), "t2": row("t2")}
+        assert (info("t1"), info("t2")) == (row("t1"), row("t2"))
+        await node.tick()
+        assert given[-1] == {}  # nothing changed: nothing written
+        rows["t1"] = dataclasses.replace(rows["t1"], players=2)
+        await node.tick()
+        assert given[-1] == {"t1": row("t1")}
+        assert (info("t1"), info("t2")) == (row("t1"), row("t2"))
+        await node.tick()
+        assert given[-1] == {}
+        assert await node.lease("t2")  # taken again (same epoch): its info emptied
+        assert info("t2") == {}
+        await node.tick()
+        assert given[-1] == {"t2": row("t2")} and info("t2") == row("t2")
+        # t1 taken over by another process: lost, forgotten here
+        store.db.run(
+            lambda conn: conn.execute(
+                table_leases.update()
+                .where(table_leases.c.name == "t1")
+                .values(owner="a/other", epoch=2)
+            )
+        )
+        await node.tick()
+        assert "t1" not in registry.tables and store.fence.lost("t1")
+        assert set(node._written) == {"t2"}
+        await node.tick()
+        assert given[-1] == {}
+
+    try:
+        asyncio.run(rounds())
+    finally:
+        store.close()
 
 
 def _open_hands(url: str, tables: list[str]) -> list[tuple[str, int]]:

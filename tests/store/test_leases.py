@@ -9,10 +9,12 @@ import time
 from pathlib import Path
 
 import pytest
+import sqlalchemy as sa
 
 from croupier.store import open_store
 from croupier.store.errors import StoreError
 from croupier.store.leases import Fence, LeaseLostError
+from croupier.store.schema import table_leases
 from croupier.store.store import Store
 from croupier.table.journal import HandStartRecord, HandVoidRecord, SeatsRecord, commit_deck
 from croupier.table.seating import Seat
@@ -64,6 +66,110 @@ def test_one_holder_until_expiry_then_a_new_epoch(tmp_path: Path, clock: FakeClo
         assert not a.leases.release("t1", "a/1", 1)  # not a's to give up
         assert b.leases.release("t1", "b/1", 2)
         assert b.leases.all() == []
+
+
+def _lay(store: Store, rows: dict[str, tuple[str, int]], expires_ms: int) -> None:
+    """Lease rows written as they stand (name → owner, epoch), each with info ``{"was": name}``."""
+    body = [
+        {
+            "name": name,
+            "owner": owner,
+            "epoch": epoch,
+            "url": "http://x",
+            "expires_ms": expires_ms,
+            "info": {"was": name},
+        }
+        for name, (owner, epoch) in rows.items()
+    ]
+    store.db.run(lambda conn: conn.execute(table_leases.insert(), body))
+
+
+def _statements(store: Store) -> list[str]:
+    """The statements the store's engine runs from now on (``BEGIN IMMEDIATE`` included)."""
+    seen: list[str] = []
+    sa.event.listen(
+        store.db.engine, "before_cursor_execute", lambda *args, **kw: seen.append(args[2])
+    )
+    return seen
+
+
+def test_renewing_many_leases_runs_a_few_statements(store: Store, clock: FakeClock) -> None:
+    """R-CRASH-1: a process renews every lease it holds each quarter of the lease's
+    length (hundreds of tables): a few statements whatever their number, not one per
+    lease (on SQLite each one while the database's single write turn is held)."""
+    now = store.leases.now_ms()
+    names = [f"t{i:03}" for i in range(300)]
+    _lay(store, {n: ("a/1", 1) for n in names}, now + 3000)
+    held = dict.fromkeys(names, 1)
+    seen = _statements(store)
+    clock.advance(2)
+    assert store.leases.renew("a/1", held, ttl=3) == set()
+    bare = len(seen)
+    seen.clear()
+    clock.advance(1)
+    every = {n: {"node": "a", "table": {"table_id": n, "players": 2}} for n in names}
+    assert store.leases.renew("a/1", held, ttl=3, info=every) == set()
+    told = len(seen)
+    # 300 leases: two UPDATEs of at most 250 (MAX_OR_TERMS), two more for their infos
+    assert bare <= 3 and told <= 5, (bare, told, seen)
+    leases = store.leases.all()
+    assert {x.expires_ms for x in leases} == {store.leases.now_ms() + 3000}
+    assert all(x.info == every[x.name] for x in leases)
+
+
+def test_renewal_reports_a_lease_taken_over_or_held_at_another_epoch_as_lost(
+    store: Store, clock: FakeClock
+) -> None:
+    """R-CRASH-1: of the leases a process renews, the ones another process took over, the
+    ones it holds now at another epoch (taken again after it lost them: its table there is
+    another table's life) and the ones given up are lost: neither extended nor given the
+    info; every other one is extended and given its info. Some in each of two statements'
+    worth of leases (more than 250)."""
+    start = store.leases.now_ms()
+    names = [f"t{i:03}" for i in range(270)]
+    rows = {n: ("a/1", 1) for n in names}
+    rows["t005"] = ("b/1", 2)  # taken over by b
+    rows["t260"] = ("a/1", 2)  # a's again, at a new epoch
+    del rows["t100"]  # given up (released)
+    _lay(store, rows, start + 3000)
+    clock.advance(2)
+    info = {n: {"renewed": n} for n in names}
+    lost = store.leases.renew("a/1", dict.fromkeys(names, 1), ttl=3, info=info)
+    assert lost == {"t005", "t100", "t260"}
+    by_name = {x.name: x for x in store.leases.all()}
+    assert set(by_name) == set(names) - {"t100"}
+    for name, lease in by_name.items():
+        if name in lost:
+            assert lease.expires_ms == start + 3000 and lease.info == {"was": name}, lease
+            assert (lease.owner, lease.epoch) == rows[name]
+        else:
+            assert lease.expires_ms == start + 5000 and lease.info == {"renewed": name}, lease
+    # nothing lost: no read of the rows beyond the renewal's own statements
+    seen = _statements(store)
+    assert store.leases.renew("a/1", dict.fromkeys(set(names) - lost, 1), ttl=3) == set()
+    assert not any(s.lstrip().upper().startswith("SELECT") for s in seen), seen
+
+
+def test_renewal_writes_the_info_of_the_leases_named_only(store: Store, clock: FakeClock) -> None:
+    """R-LOBBY-1: a lease's info is its table's lobby row as the other processes list it:
+    a renewal writes the infos it is given (only the changed ones, server/cluster.py) and
+    leaves the other leases' as they were; an info for a lease not renewed is ignored."""
+    for name in ("t1", "t2", "t3"):
+        got = store.leases.acquire(name, "a/1", url="http://a", ttl=3, info={"v": name})
+        assert got is not None
+    clock.advance(1)
+    row = {"table": {"name": "Élysée 1/2", "players": 3, "stakes": [1, 2]}, "node": "a"}
+    lost = store.leases.renew(
+        "a/1", {"t1": 1, "t2": 1}, ttl=3, info={"t2": row, "t3": {"v": "not held"}}
+    )
+    assert lost == set()
+    infos = {x.name: (x.info, x.expires_ms) for x in store.leases.all()}
+    renewed, first = store.leases.now_ms() + 3000, store.leases.now_ms() + 2000
+    assert infos == {
+        "t1": ({"v": "t1"}, renewed),
+        "t2": (row, renewed),
+        "t3": ({"v": "t3"}, first),
+    }
 
 
 def test_bad_leases_are_refused(tmp_path: Path, clock: FakeClock) -> None:

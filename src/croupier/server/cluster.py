@@ -28,7 +28,7 @@ reason ``moved``.
 action's path). A message naming a table served by another live process is refused with
 ``table_elsewhere`` and that process's address (``url``); the lobby lists every table of
 the room, each other process's table with its ``node_url`` (from the summary its holder
-writes in the lease at each renewal).
+writes in the lease at the renewal after it changed).
 
 Room-wide services run on the room's first node only: tournaments, the casino and the
 start-up recovery of tables nobody serves.
@@ -99,6 +99,14 @@ class Node:
         self._started = monotonic()
         self._taking: dict[str, asyncio.Task[None]] = {}
         """Takeovers under way, by table."""
+        self._written: dict[str, tuple[int, dict[str, Any]]] = {}
+        """The info this process last wrote in each lease it holds (name → epoch, info): a
+        renewal writes only the infos that changed (at 1,000 tables, most summaries are
+        the same from one round to the next)."""
+        self._acquired: set[str] = set()
+        """The leases acquired (:meth:`lease`) since the renewal under way started: an
+        acquire writes an empty info, before or after that renewal's, so what it wrote
+        is not remembered for them."""
         sv.store.fence.owner = self.owner
         sv.registry.lease = self.lease
 
@@ -114,9 +122,13 @@ class Node:
         """Take ``table_id``'s lease for this process (the registry asks before opening a
         table); ``False`` when another live process holds it."""
         store = self.sv.store
-        lease = await asyncio.to_thread(
-            store.leases.acquire, table_id, self.owner, url=self.url, ttl=self.ttl
-        )
+        try:
+            lease = await asyncio.to_thread(
+                store.leases.acquire, table_id, self.owner, url=self.url, ttl=self.ttl
+            )
+        finally:  # (an acquire empties the row's info: written again at the next renewal)
+            self._written.pop(table_id, None)
+            self._acquired.add(table_id)
         if lease is None:
             return False
         store.fence.hold(table_id, lease.epoch)
@@ -197,10 +209,21 @@ class Node:
                 store.fence.drop(table_id)
                 del held[table_id]
         public = {s.table_id: s for s in registry.summaries()}  # once: tables can be many
-        info = {name: self._info(name, public) for name in held}
+        written = self._written
+        info: dict[str, dict[str, Any]] = {}  # only the ones changed since last written
+        for name, epoch in held.items():
+            body = self._info(name, public)
+            if written.get(name) != (epoch, body):
+                info[name] = body
+        self._acquired.clear()
         lost = await asyncio.to_thread(
             store.leases.renew, self.owner, held, ttl=self.ttl, info=info
         )
+        for name in [n for n in written if n not in held or n in lost]:
+            del written[name]  # released or lost
+        for name, body in info.items():
+            if name not in lost and name not in self._acquired:
+                written[name] = (held[name], body)
         for table_id in sorted(lost):
             store.fence.lose(table_id)
         if store.fence.lost(ROOM_LEASE):  # (frozen past it): taken again below

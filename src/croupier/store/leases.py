@@ -29,14 +29,23 @@ write the old holder made.
 
 from __future__ import annotations
 
+import functools
 import threading
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 import sqlalchemy as sa
 
-from croupier.store.db import Clock, Database, now_ms
+from croupier.store.db import (
+    MAX_OR_TERMS,
+    MAX_PARAMETERS,
+    Clock,
+    Database,
+    chunked,
+    now_ms,
+    padded,
+)
 from croupier.store.errors import StoreError
 from croupier.store.schema import table_leases
 
@@ -75,6 +84,70 @@ def _lease(row: Any) -> Lease:
 def _check_name(name: str) -> None:
     if not isinstance(name, str) or not 0 < len(name) <= 100:
         raise StoreError("invalid_lease", "a lease name is 1 to 100 characters")
+
+
+def _held_by(table: sa.FromClause, size: int) -> sa.ColumnElement[bool]:
+    """``table``'s rows of ``size`` leases still held by ``holder``, at their epochs:
+    ``n0`` at ``e0``, ``n1`` at ``e1``, … The ``name IN`` lets SQLite search the primary
+    key (a row-value ``IN`` alone scans the table); the row-value ``IN`` checks the
+    epochs."""
+    names = [sa.bindparam(f"n{i}", type_=sa.String()) for i in range(size)]
+    epochs = [sa.bindparam(f"e{i}", type_=sa.BigInteger()) for i in range(size)]
+    c = table.c
+    return sa.and_(
+        c.name.in_(names),
+        c.owner == sa.bindparam("holder", type_=sa.String()),
+        sa.tuple_(c.name, c.epoch).in_([sa.tuple_(names[i], epochs[i]) for i in range(size)]),
+    )
+
+
+@functools.cache
+def _extend(size: int) -> sa.Update:
+    """Extend to ``until`` the ``size`` leases of :func:`_held_by`: one statement, built
+    once per size (:func:`~croupier.store.db.padded`). The rows are locked in name order
+    first (PostgreSQL: ``FOR UPDATE`` in the subquery; SQLite has one writer), the order
+    :meth:`Fence.check_many` locks them in, so a renewal and a group commit of the same
+    tables never deadlock."""
+    row = table_leases.alias("held")
+    locked = sa.select(row.c.name).where(_held_by(row, size)).order_by(row.c.name)
+    return (
+        table_leases.update()
+        .where(table_leases.c.name.in_(locked.with_for_update().scalar_subquery()))
+        .values(expires_ms=sa.bindparam("until", type_=sa.BigInteger()))
+    )
+
+
+@functools.cache
+def _write_infos(size: int) -> sa.Update:
+    """Set the info of ``size`` leases of :func:`_held_by`, ``i0`` to ``n0``'s, ``i1`` to
+    ``n1``'s, …: one ``UPDATE … SET info = CASE name WHEN … END`` built once per size.
+    Not an executemany of one ``UPDATE`` per lease: on SQLite that still steps the
+    statement once per lease, the GIL released and taken again each time while the
+    database's single write turn is held (what :meth:`Leases.renew` saves); one
+    statement is one step on both databases."""
+    c = table_leases.c
+    infos = {
+        sa.bindparam(f"n{i}", type_=sa.String()): sa.bindparam(f"i{i}", type_=c.info.type)
+        for i in range(size)
+    }
+    return (
+        table_leases.update()
+        .where(_held_by(table_leases, size))
+        .values(info=sa.case(infos, value=c.name, else_=c.info))
+    )
+
+
+_SELECT_HOLDERS = sa.select(table_leases.c.name, table_leases.c.owner, table_leases.c.epoch).where(
+    table_leases.c.name.in_(sa.bindparam("names", expanding=True))
+)
+
+
+def _held_params(owner: str, leases: Sequence[tuple[str, int]]) -> dict[str, Any]:
+    params: dict[str, Any] = {"holder": owner}
+    for i, (name, epoch) in enumerate(leases):
+        params[f"n{i}"] = name
+        params[f"e{i}"] = epoch
+    return params
 
 
 class Leases:
@@ -141,29 +214,57 @@ class Leases:
         info: Mapping[str, Mapping[str, Any]] | None = None,
     ) -> set[str]:
         """Extend every lease of ``held`` (name → epoch) in one transaction; returns the
-        names ``owner`` no longer holds at that epoch (taken over: lost)."""
+        names ``owner`` no longer holds at that epoch (taken over: lost). ``info`` (name →
+        summary) replaces the info of those of its leases that are held and not lost; the
+        others' info is left as it is.
+
+        A few statements whatever the number of leases (one ``UPDATE`` per
+        :data:`~croupier.store.db.MAX_OR_TERMS` leases, one more per as many infos, and
+        one read of the held rows only when some lease was lost), not one per lease: a
+        process renews hundreds of leases every quarter of the lease's length, on SQLite
+        while it holds the database's single write turn.
+
+        >>> from croupier.store.db import Database
+        >>> db = Database.open("sqlite://"); _ = db.migrate()
+        >>> leases = Leases(db, clock=lambda: 1000.0)
+        >>> for name in ("t1", "t2", "t3"):
+        ...     _ = leases.acquire(name, "a", url="http://a", ttl=3)
+        >>> sorted(leases.renew("a", {"t1": 1, "t2": 2, "t3": 1, "t4": 1}, ttl=3,
+        ...                     info={"t1": {"players": 2}}))
+        ['t2', 't4']
+        >>> [(x.name, x.info) for x in leases.all()]
+        [('t1', {'players': 2}), ('t2', {}), ('t3', {})]
+        """
         if not held:
             return set()
+        leases = sorted(held.items())
         infos = info or {}
 
         def work(conn: sa.Connection) -> set[str]:
-            expires = now_ms(self._clock) + round(ttl * 1000)
-            lost = set()
-            for name, epoch in held.items():
-                values: dict[str, Any] = {"expires_ms": expires}
-                if name in infos:
-                    values["info"] = dict(infos[name])
-                done = conn.execute(
-                    table_leases.update()
-                    .where(
-                        table_leases.c.name == name,
-                        table_leases.c.owner == owner,
-                        table_leases.c.epoch == epoch,
-                    )
-                    .values(**values)
-                )
-                if done.rowcount != 1:
-                    lost.add(name)
+            until = now_ms(self._clock) + round(ttl * 1000)
+            extended = 0
+            for part in chunked(leases, MAX_OR_TERMS):
+                each = padded(part)
+                params = _held_params(owner, each)
+                params["until"] = until
+                extended += conn.execute(_extend(len(each)), params).rowcount
+            lost: set[str] = set()
+            if extended != len(leases):  # (a padded repeat matches its row once)
+                for names in chunked([name for name, _ in leases], MAX_PARAMETERS):
+                    rows = {
+                        r.name: r for r in conn.execute(_SELECT_HOLDERS, {"names": list(names)})
+                    }
+                    for name in names:
+                        r = rows.get(name)
+                        if r is None or r.owner != owner or int(r.epoch) != held[name]:
+                            lost.add(name)
+            told = [(n, e) for n, e in leases if n in infos and n not in lost]
+            for part in chunked(told, MAX_OR_TERMS):
+                each = padded(part)
+                params = _held_params(owner, each)
+                for i, (name, _) in enumerate(each):
+                    params[f"i{i}"] = dict(infos[name])
+                conn.execute(_write_infos(len(each)), params)
             return lost
 
         return self._db.run(work)
