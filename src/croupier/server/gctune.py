@@ -19,14 +19,23 @@ connection's latest frame, coroutine and future are in it, and one collection of
 objects stops the event loop for 80–140 ms at 500 tables (docs/benchmarks.md, "Paced
 collections"). :class:`GcPacer` collects by the clock instead, from the event loop: the
 young generation every ``interval``, the middle one every ``middle_every`` young ones,
-and a full collection every ``full_every`` middle ones: every 200 ms, 2 s and 5 min by
+and a full collection every ``full_every`` middle ones: every 200 ms, 600 ms and 5 min by
 default (the collector's own automatic collections stay on behind it, for a burst of
-allocations between two ticks).
+allocations between two ticks). A middle collection scans what survived the young ones
+since the previous: every 600 ms rather than every 2 s, its longest took 51 instead of
+64–89 ms of CPU at 1,000 tables on two processes (docs/benchmarks.md, "Cyclic garbage
+and the middle generation").
+
+While the pacer runs, the full collections are its own: each middle collection counts
+towards CPython's automatic full one (the third threshold), which would otherwise come
+after 100 of them, every minute at this pace, and scan the whole heap (0.3–0.5 s at
+3,000 connections a process). :func:`tune_and_pace` raises that threshold to twice the
+pacer's ``full_every``.
 
 >>> pacer = GcPacer(interval=0.2)       # as ``croupier serve`` by default
 >>> pacer.middle_every, pacer.full_every
-(10, 150)
->>> [pacer.generation(n) for n in (1, 9, 10, 20, 1500)]
+(3, 500)
+>>> [pacer.generation(n) for n in (1, 2, 3, 6, 1500)]
 [0, 0, 1, 1, 2]
 """
 
@@ -59,6 +68,8 @@ def tune_and_pace(pace: float) -> GcPacer | None:
     if pace <= 0:
         return None
     pacer = GcPacer(interval=pace)
+    young, middle, _ = THRESHOLDS
+    gc.set_threshold(young, middle, 2 * pacer.full_every)  # the full collections: the pacer's
     pacer.start()
     return pacer
 
@@ -70,8 +81,8 @@ class GcPacer:
     the middle one, every ``middle_every * full_every``-th all of them."""
 
     interval: float = 0.2
-    middle_every: int = 10
-    full_every: int = 150
+    middle_every: int = 3
+    full_every: int = 500
     ticks: int = 0
     longest: float = 0.0
     """The longest collection the pacer ran, in seconds."""

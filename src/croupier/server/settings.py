@@ -105,7 +105,7 @@ class Settings:
     shutdown_grace_seconds: float = 5.0
     gc_pace_seconds: float = 0.2
     """``croupier serve`` collects garbage by the clock, from the event loop: the young
-    generation every this many seconds, the middle one every 10 of those, all of them
+    generation every this many seconds, the middle one every 3 of those, all of them
     every 1,500 (:class:`croupier.server.gctune.GcPacer`); 0: only the collector's own
     automatic collections."""
     switch_interval_ms: float = 1.0
