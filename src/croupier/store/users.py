@@ -89,7 +89,7 @@ def _add_credits(size: int) -> sa.Update:
     hands won, ``x1``… to ``u1``'s, … (``size`` accounts), the rows locked in id order
     first (PostgreSQL: ``FOR UPDATE`` in the subquery; SQLite has one writer): one
     statement, built once per size (:func:`~croupier.store.db.padded`). Built per call, its
-    expression objects were the room's only steady cyclic garbage (issue #16)."""
+    expression objects were most of the room's steady cyclic garbage (issue #16)."""
     ids = [sa.bindparam(f"u{i}", type_=sa.BigInteger()) for i in range(size)]
 
     def added(column: sa.Column[int], name: str) -> sa.ColumnElement[int]:
