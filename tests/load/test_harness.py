@@ -50,6 +50,12 @@ def test_a_short_ramp_measures_both_servers(tmp_path, capsys) -> None:  # type: 
     records, over50, over250 = cro.journal_waits
     assert records >= over50 >= over250 >= 0
     assert base.journal_waits == (0, 0, 0)
+    # each collection's CPU time on its thread is at most its pause (within the clocks'
+    # resolution): the longest CPU time of a generation is at most its longest pause
+    assert sum(cro.gc_count_gen) == cro.gc_count > 0
+    for pause, cpu in zip(cro.gc_max_gen_ms, cro.gc_cpu_max_gen_ms, strict=True):
+        assert 0 <= cpu <= pause + 1.0, (cro.gc_max_gen_ms, cro.gc_cpu_max_gen_ms)
+    assert "(the most CPU time one took: " in out
     assert store_line(cro) in out
     assert (f"of {records:,} records durable" in out) == (records > 0)
     assert format_row(cro) in out and ratio_line(base, cro) in out
