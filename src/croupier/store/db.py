@@ -104,6 +104,34 @@ def padded(items: Sequence[T]) -> list[T]:
     return [*items, *[items[-1]] * (size - len(items))]
 
 
+def numbered(name: str, size: int, type_: Any) -> list[sa.BindParameter[Any]]:
+    """The bound parameters ``name0``, ``name1``, … (``size`` of them) of ``type_``: the
+    parts of a statement built once per size (:func:`padded`) whatever the values.
+
+    >>> [p.key for p in numbered("a", 3, sa.BigInteger())]
+    ['a0', 'a1', 'a2']
+    """
+    return [sa.bindparam(f"{name}{i}", type_=type_) for i in range(size)]
+
+
+def case_by(
+    key: sa.ColumnElement[Any],
+    keys: Sequence[sa.BindParameter[Any]],
+    name: str,
+    type_: Any,
+    else_: Any,
+) -> sa.Case[Any]:
+    """``CASE key WHEN keys[0] THEN :name0 WHEN keys[1] THEN :name1 … ELSE else_ END``: a
+    value per row in one statement (built once per size, :func:`numbered`).
+
+    >>> t = sa.table("t", sa.column("id"))
+    >>> print(case_by(t.c.id, numbered("k", 2, sa.Integer()), "v", sa.Integer(), 0))
+    CASE t.id WHEN :k0 THEN :v0 WHEN :k1 THEN :v1 ELSE :param_1 END
+    """
+    values = numbered(name, len(keys), type_)
+    return sa.case(dict(zip(keys, values, strict=True)), value=key, else_=else_)
+
+
 def head_revision() -> str:
     """The newest revision of the migration scripts (what :meth:`Database.migrate` reaches)."""
     config = Config()

@@ -42,8 +42,10 @@ from croupier.store.db import (
     MAX_PARAMETERS,
     Clock,
     Database,
+    case_by,
     chunked,
     now_ms,
+    numbered,
     padded,
 )
 from croupier.store.errors import StoreError
@@ -91,8 +93,8 @@ def _held_by(table: sa.FromClause, size: int) -> sa.ColumnElement[bool]:
     ``n0`` at ``e0``, ``n1`` at ``e1``, … The ``name IN`` lets SQLite search the primary
     key (a row-value ``IN`` alone scans the table); the row-value ``IN`` checks the
     epochs."""
-    names = [sa.bindparam(f"n{i}", type_=sa.String()) for i in range(size)]
-    epochs = [sa.bindparam(f"e{i}", type_=sa.BigInteger()) for i in range(size)]
+    names = numbered("n", size, sa.String())
+    epochs = numbered("e", size, sa.BigInteger())
     c = table.c
     return sa.and_(
         c.name.in_(names),
@@ -126,15 +128,8 @@ def _write_infos(size: int) -> sa.Update:
     database's single write turn is held (what :meth:`Leases.renew` saves); one
     statement is one step on both databases."""
     c = table_leases.c
-    infos = {
-        sa.bindparam(f"n{i}", type_=sa.String()): sa.bindparam(f"i{i}", type_=c.info.type)
-        for i in range(size)
-    }
-    return (
-        table_leases.update()
-        .where(_held_by(table_leases, size))
-        .values(info=sa.case(infos, value=c.name, else_=c.info))
-    )
+    info = case_by(c.name, numbered("n", size, sa.String()), "i", c.info.type, c.info)
+    return table_leases.update().where(_held_by(table_leases, size)).values(info=info)
 
 
 _SELECT_HOLDERS = sa.select(table_leases.c.name, table_leases.c.owner, table_leases.c.epoch).where(

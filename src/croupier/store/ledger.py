@@ -47,7 +47,17 @@ from typing import Any
 
 import sqlalchemy as sa
 
-from croupier.store.db import MAX_OR_TERMS, MAX_PARAMETERS, Clock, Database, chunked, now_ms, padded
+from croupier.store.db import (
+    MAX_OR_TERMS,
+    MAX_PARAMETERS,
+    Clock,
+    Database,
+    case_by,
+    chunked,
+    now_ms,
+    numbered,
+    padded,
+)
 from croupier.store.errors import (
     IdempotencyConflictError,
     InsufficientFundsError,
@@ -295,12 +305,8 @@ def _validate(kind: str, key: str, legs: Sequence[Leg]) -> None:
 def _move_balances(size: int) -> sa.Update:
     """Add ``m0`` to account ``a0``'s balance, ``m1`` to ``a1``'s, … (``size`` of them):
     one statement, built once per size (:func:`~croupier.store.db.padded`)."""
-    ids = [sa.bindparam(f"a{i}", type_=sa.BigInteger()) for i in range(size)]
-    moves = sa.case(
-        *((ledger_accounts.c.id == ids[i], sa.bindparam(f"m{i}", type_=sa.BigInteger()))
-          for i in range(size)),
-        else_=0,
-    )  # fmt: skip
+    ids = numbered("a", size, sa.BigInteger())
+    moves = case_by(ledger_accounts.c.id, ids, "m", sa.BigInteger(), 0)
     return (
         ledger_accounts.update()
         .where(ledger_accounts.c.id.in_(ids))

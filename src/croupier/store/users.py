@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 import sqlalchemy as sa
 
-from croupier.store.db import MAX_OR_TERMS, Database, chunked, padded
+from croupier.store.db import MAX_OR_TERMS, Database, case_by, chunked, numbered, padded
 from croupier.store.errors import NotFoundError, StoreError
 from croupier.store.schema import login_failures, sessions, users
 
@@ -90,14 +90,10 @@ def _add_credits(size: int) -> sa.Update:
     first (PostgreSQL: ``FOR UPDATE`` in the subquery; SQLite has one writer): one
     statement, built once per size (:func:`~croupier.store.db.padded`). Built per call, its
     expression objects were most of the room's steady cyclic garbage (issue #16)."""
-    ids = [sa.bindparam(f"u{i}", type_=sa.BigInteger()) for i in range(size)]
+    ids = numbered("u", size, sa.BigInteger())
 
     def added(column: sa.Column[int], name: str) -> sa.ColumnElement[int]:
-        return column + sa.case(
-            *((users.c.id == ids[i], sa.bindparam(f"{name}{i}", type_=sa.BigInteger()))
-              for i in range(size)),
-            else_=0,
-        )  # fmt: skip
+        return column + case_by(users.c.id, ids, name, sa.BigInteger(), 0)
 
     row = users.alias("locked")
     locked = sa.select(row.c.id).where(row.c.id.in_(ids)).order_by(row.c.id).with_for_update()
