@@ -429,6 +429,71 @@ def sit_more(page: Any, table_id: str) -> None:
         raise
 
 
+def test_lobby_news_leaves_the_rows_buttons_in_place(server: Server, browser_page: Page) -> None:
+    """R-LOBBY-1: the lobby's news (every second while tables play) updates the table list
+    in place: the button under the pointer or the keyboard's focus is the same element
+    afterwards, so a click made as the news arrives is not lost (a rebuilt list dropped it:
+    the browser suite's four-tables test failed on it once)."""
+    page = browser_page.page
+    page.set_default_timeout(45000)
+    sign_up(page, server.base, name())
+    page.click("nav a[data-view=lobby]")
+    row = "#tables tbody tr[data-table='nlhe-1-2']"
+    page.wait_for_selector(row)
+    page.evaluate(f"""() => {{
+        window.__play = document.querySelector("{row} button.primary");
+        window.__play.focus();
+    }}""")
+    # news about this very table (one more player), then about it full, then not full
+    for players, disabled in ((5, False), (9, True), (3, False)):
+        page.evaluate(
+            """([players]) => {
+                const lobby = window.__croupier.lobby;
+                const rows = lobby.rows.map((r) => r.table_id === "nlhe-1-2" ?
+                    { ...r, players, seats: 9 } : r);
+                lobby.onLobby({ type: "lobby", tables: rows });
+            }""",
+            [players],
+        )
+        assert page.evaluate("document.contains(window.__play)")
+        assert page.inner_text(f"{row} td:nth-child(4)").startswith(f"{players}/9")
+        assert page.is_disabled(f"{row} button.primary") is disabled
+        if players == 5:  # (a disabled button loses the focus, as in any page)
+            assert page.evaluate("document.activeElement === window.__play")
+    page.wait_for_timeout(2500)  # the server's own news, twice
+    assert page.evaluate("document.contains(window.__play)")
+    page.click(f"{row} button.primary")
+    page.wait_for_selector("#sit-dialog[open]")
+    assert page.get_attribute("#sit-amount", "min") == "80"
+
+
+def test_play_from_another_table_opens_that_tables_buy_in(
+    server: Server, browser_page: Page
+) -> None:
+    """R-SEAT-1: seated at one table, "Play" on another in the lobby opens the buy-in of the
+    table chosen (its minimum, no maximum on a Fixed-Limit table), not of the one shown
+    before."""
+    page = browser_page.page
+    seat_at(page, server.base, "nlhe-1-2", 80, diamonds=600)
+    page.click("#t-lobby")
+    page.click("#tables tbody tr[data-table='flhe-2-4'] button.primary")
+    page.wait_for_selector("#sit-dialog[open]")
+    assert state(page, "s.tableId") == "flhe-2-4"
+    summary = page.evaluate("window.__croupier.summaries.get('flhe-2-4')")
+    assert summary["buy_in_max"] == 0
+    assert page.get_attribute("#sit-amount", "min") == str(summary["buy_in_min"])
+    chips = page.evaluate("window.__croupier.account.chips")
+    assert page.get_attribute("#sit-amount", "max") == str(chips)
+    assert "no maximum" in page.inner_text("#sit-range").lower()
+    page.click("#sit-cancel")
+    # "Play" on the table where the player sits already shows it, with no buy-in
+    page.click("#t-lobby")
+    page.click("#tables tbody tr[data-table='nlhe-1-2'] button.primary")
+    page.wait_for_selector(".seat.me")
+    page.wait_for_timeout(500)
+    assert not page.is_visible("#sit-dialog[open]")
+
+
 def test_four_tables_at_once(server: Server, playwright_: Any, artifacts: Any) -> None:
     """Issue #15 multi-table: seated at four tables, the page shows a tab per table; the
     tab of a table that needs you (your turn there) is highlighted while you look at

@@ -112,7 +112,9 @@ def test_a_table_of_the_other_process_opens_there_and_the_player_sits(
     page.fill("#sit-amount", "200")
     page.click("#sit-form button[type=submit]")
     page.wait_for_selector(".seat.me")
-    assert page.inner_text(".seat.me .chips") == "200"
+    # 200 bought in, less a blind when the next hand deals the player in at once (its
+    # first events can come in the frame of the sit's ack)
+    assert 198 <= int(page.inner_text(".seat.me .chips")) <= 200
     page.screenshot(path=str(artifacts / "room-nodes-table.png"))
     # a lists b's table with b's address; b serves it and sees the player seated
     rows = {r["table_id"]: r for r in httpx.get(f"{a.base}/api/tables").json()}

@@ -26,6 +26,7 @@ const ctx = {
   toast,
   errorText,
   go,
+  goSit,
   refreshAccount,
 };
 
@@ -50,6 +51,13 @@ function errorText(code) {
 function go(hash) {
   if (location.hash !== hash) location.hash = hash;
   else route();
+}
+
+/** Go to the table of ``hash`` and ask for its buy-in there: the dialog is the table's
+ * once it is open (its range, its seats), never the one the page showed before. */
+function goSit(hash) {
+  arrivedToSit = true;
+  go(hash);
 }
 
 function banner(status, detail) {
@@ -329,6 +337,7 @@ async function main() {
   lobby = new Lobby(ctx);
   arcade = new Arcade(ctx);
   ctx.arcade = arcade;
+  ctx.lobby = lobby;
   table = new TableView(ctx);
   multi = new MultiTable(ctx, table);
   ctx.multi = multi;

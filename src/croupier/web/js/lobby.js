@@ -63,46 +63,83 @@ export class Lobby {
     for (const [name, id, get, label] of FILTERS) {
       const sel = $(`#${id}`);
       const values = [...new Set(this.rows.map(get))].sort();
-      clear(sel);
-      sel.append(el("option", { value: "", t: "lobby.any" }));
-      for (const v of values) sel.append(el("option", { value: v, ...label(v) }));
+      // The options are rebuilt only when they change: a list open under the player's
+      // pointer is not closed by the lobby's news (it comes every second).
+      const key = JSON.stringify(values);
+      if (sel.dataset.values !== key) {
+        sel.dataset.values = key;
+        clear(sel);
+        sel.append(el("option", { value: "", t: "lobby.any" }));
+        for (const v of values) sel.append(el("option", { value: v, ...label(v) }));
+      }
       sel.value = values.includes(this.filter[name]) ? this.filter[name] : "";
       this.filter[name] = sel.value;
     }
     this.renderRows();
   }
 
+  /** The table list, updated in place: a row whose table did not change is left as it is,
+   * and a changed row keeps its buttons, so a click (or the keyboard's focus) on a button
+   * is never lost to the lobby's news arriving under it. */
   renderRows() {
-    const body = clear($("#tables tbody"));
+    const body = $("#tables tbody");
     const shown = this.rows.filter((r) =>
       FILTERS.every(([name, , get]) => !this.filter[name] || get(r) === this.filter[name]));
+    const ids = new Set(shown.map((r) => r.table_id));
+    const old = new Map();
+    for (const tr of [...body.children]) {
+      if (ids.has(tr.dataset.table)) old.set(tr.dataset.table, tr);
+      else tr.remove();
+    }
+    let at = body.firstElementChild;
     for (const r of shown) {
-      const full = r.players >= r.seats;
-      const tr = el(
-        "tr",
-        { dataset: { table: r.table_id } },
-        el("th", { scope: "row" }, el("span", { raw: r.name }),
-          r.profile !== "room" ? el("span", { class: `tag tag-${r.profile}`, t: `profile.${r.profile}` }) : null),
-        el("td", {}, el("span", { t: `game.${r.game}` })),
-        el("td", {}, el("span", { raw: r.stakes })),
-        el("td", {}, el("span", { raw: `${r.players}/${r.seats}` }),
-          r.bots ? el("span", { class: "muted small", t: "lobby.bots", params: { n: r.bots } }) : null),
-        el("td", {}, el("span", { raw: fmt(r.average_pot) })),
-        el("td", {}, el("div", { class: "actions" },
-          el("button", { type: "button", class: "primary", disabled: full, t: "lobby.play",
-            onclick: () => this.play(r) }),
-          r.spectators ? el("button", { type: "button", t: "lobby.watch", onclick: () => this.ctx.go(`#/table/${encodeURIComponent(r.table_id)}`) }) : null)),
-      );
-      body.append(tr);
+      const tr = this.row(r, old.get(r.table_id));
+      if (tr === at) at = at.nextElementSibling;
+      else body.insertBefore(tr, at); // moved only when the order changed
     }
     $("#tables-empty").hidden = shown.length > 0;
   }
 
+  /** The row of table ``r``: ``tr`` (its row now, if any) updated, or a new one. */
+  row(r, tr) {
+    const sig = JSON.stringify(r);
+    if (tr && tr.dataset.sig === sig) return tr;
+    const cells = [
+      el("th", { scope: "row" }, el("span", { raw: r.name }),
+        r.profile !== "room" ? el("span", { class: `tag tag-${r.profile}`, t: `profile.${r.profile}` }) : null),
+      el("td", {}, el("span", { t: `game.${r.game}` })),
+      el("td", {}, el("span", { raw: r.stakes })),
+      el("td", {}, el("span", { raw: `${r.players}/${r.seats}` }),
+        r.bots ? el("span", { class: "muted small", t: "lobby.bots", params: { n: r.bots } }) : null),
+      el("td", {}, el("span", { raw: fmt(r.average_pot) })),
+    ];
+    const id = r.table_id;
+    if (!tr) {
+      const actions = el("div", { class: "actions" },
+        el("button", { type: "button", class: "primary", t: "lobby.play",
+          onclick: () => this.play(this.rows.find((x) => x.table_id === id)) }));
+      tr = el("tr", { dataset: { table: id } }, ...cells, el("td", {}, actions));
+    } else {
+      for (let i = 0; i < cells.length; i++) tr.children[i].replaceWith(cells[i]);
+    }
+    tr.dataset.sig = sig;
+    const actions = tr.querySelector(".actions");
+    actions.querySelector(".primary").disabled = r.players >= r.seats;
+    const watch = actions.querySelector(".watch");
+    if (r.spectators && !watch) {
+      actions.append(el("button", { type: "button", class: "watch", t: "lobby.watch",
+        onclick: () => this.ctx.go(`#/table/${encodeURIComponent(id)}`) }));
+    } else if (!r.spectators && watch) {
+      watch.remove();
+    }
+    return tr;
+  }
+
   play(row) {
+    if (!row) return; // gone from the lobby meanwhile
     // Arcade tables: the level message comes before any buy-in dialog (seed 000).
     if (row.profile === "arcade" && this.ctx.arcade && this.ctx.arcade.gate()) return;
-    this.ctx.go(`#/table/${encodeURIComponent(row.table_id)}`);
-    this.ctx.table.askSit();
+    this.ctx.goSit(`#/table/${encodeURIComponent(row.table_id)}`);
   }
 
   onMatched(msg) {

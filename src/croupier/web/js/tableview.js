@@ -238,6 +238,7 @@ export class TableView {
       this.wantSit = true;
       return;
     }
+    if (seat === null && mySeat(this.state, this.me) !== null) return; // seated here already
     // watched here from another process of the room: seats are taken where it runs
     const served = this.summary && this.summary.node_url;
     if (served) {
