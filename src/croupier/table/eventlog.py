@@ -11,6 +11,13 @@ whose coming and going does not move its young-generation counter (docs/benchmar
 table view) is kept only for the latest turn, the one a reconnecting player may still
 answer, as the live object: the history holds every turn without it.
 
+Pickling runs once per event published, on the event loop. A slotted dataclass pickles
+through the ``__getstate__`` ``dataclasses`` gives it, Python code that calls
+``fields()`` for every object; the events' classes (and what they hold: seats, pots,
+cards) are pickled instead as their class and field values, read by one
+``operator.attrgetter`` (:func:`reduce_as_fields`): the same bytes' meaning, about half
+the time (``bench/bench_eventlog.py``).
+
 Durability (R-CRASH-1, "nothing is published before it is durable"): when the journal
 writes records in the background (group commit), ``pending`` says which write an event
 must wait for; such events are held, in order, and :meth:`EventLog.release` delivers them
@@ -32,19 +39,90 @@ once the journal reports that write durable.
 
 from __future__ import annotations
 
+import copyreg
+import dataclasses
 import logging
+import operator
 import pickle
+import sys
 from collections import deque
 from collections.abc import Callable, Hashable
 from dataclasses import replace
 from typing import Any
 
+from croupier.engine.cards import Card
 from croupier.engine.events import Event
 from croupier.table.events import Notice, TableEvent, Turn, for_audience
 
-__all__ = ["EventLog", "Subscription", "audience_key"]
+__all__ = ["EventLog", "Subscription", "audience_key", "reduce_as_fields"]
 
 log = logging.getLogger("croupier.table")
+
+REDUCED: set[type] = set()
+"""The classes :func:`reduce_as_fields` registered (and those it found it cannot)."""
+
+
+def _card(card: Card) -> tuple[type[Card], tuple[int]]:
+    return Card, (int(card),)
+
+
+def reduce_as_fields(cls: type) -> bool:
+    """Have ``pickle`` (and ``copy``) take an instance of dataclass ``cls`` as its class
+    and its field values, read at once, rebuilt by calling ``cls`` with them: what
+    ``dataclasses``' own ``__getstate__`` keeps, without its Python call of ``fields()``
+    per object. Only for a dataclass whose every field is a positional ``__init__``
+    argument; False (and nothing registered) otherwise. Idempotent.
+
+    >>> from croupier.table.seating import Seat
+    >>> reduce_as_fields(Seat), pickle.loads(pickle.dumps(Seat(2, "7", stack=50))).stack
+    (True, 50)
+    """
+    if cls in REDUCED:
+        return cls in copyreg.dispatch_table
+    REDUCED.add(cls)
+    if not dataclasses.is_dataclass(cls) or cls in copyreg.dispatch_table:
+        return False
+    fields = dataclasses.fields(cls)
+    if not fields or any(not f.init or f.kw_only for f in fields):
+        return False
+    get = operator.attrgetter(*(f.name for f in fields))
+    if len(fields) == 1:
+        copyreg.pickle(cls, lambda obj: (cls, (get(obj),)))
+    else:
+        copyreg.pickle(cls, lambda obj: (cls, get(obj)))
+    return True
+
+
+def _reduce_tree(obj: object) -> None:
+    """:func:`reduce_as_fields` for the dataclasses in ``obj`` (an event met for the
+    first time: its class may come from a module loaded after this one)."""
+    if isinstance(obj, tuple | list):
+        for item in obj:
+            _reduce_tree(item)
+    elif isinstance(obj, dict):
+        for item in obj.values():
+            _reduce_tree(item)
+    elif dataclasses.is_dataclass(obj) and not isinstance(obj, type):
+        reduce_as_fields(type(obj))
+        for f in dataclasses.fields(obj):
+            _reduce_tree(getattr(obj, f.name))
+
+
+def _reduce_modules(*names: str) -> None:
+    for name in names:
+        module = sys.modules[name]
+        for value in vars(module).values():
+            if isinstance(value, type) and value.__module__ == name:
+                reduce_as_fields(value)
+
+
+if Card not in copyreg.dispatch_table:
+    copyreg.pickle(Card, _card)
+_reduce_modules(
+    "croupier.engine.events",
+    "croupier.table.events",
+    "croupier.table.seating",
+)
 
 
 class Subscription:
@@ -122,6 +200,8 @@ class EventLog:
         event = TableEvent(self.version, self.epoch, hand_no, data, players, to)
         if isinstance(data, Turn) and data.view is not None:
             self.live_turn = event
+        if type(data) not in REDUCED:
+            _reduce_tree(_compact(event))
         self._kept.append(pickle.dumps(_compact(event), pickle.HIGHEST_PROTOCOL))
         need = self.pending() if self.pending is not None else 0
         if need or self.held:
