@@ -50,7 +50,8 @@ def _croupier_app(
         node_id=node,
         nodes=nodes,
         # a saturated loop renews late: the load must not look like a dead process
-        lease_seconds=60.0,
+        # (CROUPIER_LEASE_SECONDS=3 measures the room's default lease under the load)
+        lease_seconds=float(os.environ.get("CROUPIER_LEASE_SECONDS") or 60.0),
         redis_url=redis,
         redis_prefix=f"load-{tag}",
         # CROUPIER_GC_PACE_SECONDS=0 measures the collector's automatic collections alone

@@ -12,6 +12,7 @@ import asyncio
 import dataclasses
 import os
 import signal
+import threading
 import time
 from pathlib import Path
 from types import SimpleNamespace
@@ -254,13 +255,15 @@ def test_a_round_writes_only_the_lobby_rows_that_changed(database_url: str) -> N
     registry = _Registry(rows)
     store = open_store(database_url)
     given: list[dict[str, Any]] = []
-    renew = store.leases.renew
+    renew = store.leases.renew_and_read
 
-    def spy(owner: str, held: dict[str, int], *, ttl: float, info: Any = None) -> set[str]:
+    def spy(
+        owner: str, held: dict[str, int], *, ttl: float, info: Any = None
+    ) -> tuple[set[str], list[Any]]:
         given.append(dict(info or {}))
         return renew(owner, held, ttl=ttl, info=info)
 
-    store.leases.renew = spy  # type: ignore[method-assign]
+    store.leases.renew_and_read = spy  # type: ignore[method-assign]
     settings = Settings(node_id="b", nodes=("a", "b"))
     sv = SimpleNamespace(
         settings=settings, store=store, registry=registry, tournaments=None, casino=None
@@ -310,6 +313,48 @@ def test_a_round_writes_only_the_lobby_rows_that_changed(database_url: str) -> N
     try:
         asyncio.run(rounds())
     finally:
+        store.close()
+
+
+def test_a_round_renews_while_the_default_executor_is_full(database_url: str) -> None:
+    """R-CRASH-1: a process's renewal round has a thread of its own. Under load the loop's
+    default executor is taken by the tables' own store calls (at 1,000 tables, thousands
+    of buy-ins queued); a renewal queued behind them came seconds late, the leases
+    expired, and the other process took the tables of a live one over (measured with 3 s
+    leases: 965 tables lost in a minute). Here every thread of the default executor is
+    held, and more calls wait behind them: the round still renews."""
+    store = open_store(database_url)
+    settings = Settings(node_id="b", nodes=("a", "b"))
+    sv = SimpleNamespace(
+        settings=settings,
+        store=store,
+        registry=_Registry({"t1": _summary("t1", 1)}),
+        tournaments=None,
+        casino=None,
+    )
+    node = Node(sv)  # type: ignore[arg-type]
+    gate = threading.Event()
+
+    async def rounds() -> None:
+        assert await node.lease("t1")
+        before = store.leases.get("t1")
+        assert before is not None
+        held = [asyncio.create_task(asyncio.to_thread(gate.wait, 30)) for _ in range(64)]
+        await asyncio.sleep(0.2)  # every default thread now waits on the gate
+        try:
+            await asyncio.wait_for(node.tick(), 10)
+        finally:
+            gate.set()
+            await asyncio.gather(*held)
+        after = store.leases.get("t1")
+        assert after is not None and after.owner == node.owner
+        assert after.expires_ms > before.expires_ms
+
+    try:
+        time.sleep(0.01)  # (the lease's clock is in ms: the renewal must extend it)
+        asyncio.run(rounds())
+    finally:
+        asyncio.run(node.close())
         store.close()
 
 

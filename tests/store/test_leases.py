@@ -150,6 +150,31 @@ def test_renewal_reports_a_lease_taken_over_or_held_at_another_epoch_as_lost(
     assert not any(s.lstrip().upper().startswith("SELECT") for s in seen), seen
 
 
+def test_a_round_renews_and_reads_the_leases_in_one_transaction(
+    store: Store, clock: FakeClock
+) -> None:
+    """R-CRASH-1: a process's round renews its leases and reads every lease (the others'
+    to take over the expired ones) in one transaction: on SQLite one wait for the write
+    turn, not two. What it returns is what ``renew`` then ``all`` return."""
+    start = store.leases.now_ms()
+    _lay(store, {"t1": ("a/1", 1), "t2": ("b/1", 1), "t3": ("b/1", 4)}, start + 3000)
+    clock.advance(2)
+    begins = []
+    sa.event.listen(store.db.engine, "begin", lambda conn: begins.append(1))
+    lost, rows = store.leases.renew_and_read(
+        "a/1", {"t1": 1, "t3": 1}, ttl=3, info={"t1": {"players": 4}}
+    )
+    assert len(begins) == 1
+    assert lost == {"t3"}
+    assert [(r.name, r.owner, r.epoch, r.expires_ms, r.info) for r in rows] == [
+        ("t1", "a/1", 1, start + 5000, {"players": 4}),
+        ("t2", "b/1", 1, start + 3000, {"was": "t2"}),
+        ("t3", "b/1", 4, start + 3000, {"was": "t3"}),
+    ]
+    assert rows == store.leases.all()
+    assert store.leases.renew_and_read("c/1", {}, ttl=3) == (set(), rows)
+
+
 def test_renewal_writes_the_info_of_the_leases_named_only(store: Store, clock: FakeClock) -> None:
     """R-LOBBY-1: a lease's info is its table's lobby row as the other processes list it:
     a renewal writes the infos it is given (only the changed ones, server/cluster.py) and

@@ -42,13 +42,15 @@ True
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import contextlib
+import functools
 import hashlib
 import logging
 import time
 import uuid
-from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Iterable, Sequence
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from croupier.lobby import LobbyError, TableSpec
 from croupier.server.wire import plain
@@ -57,6 +59,8 @@ from croupier.table.restart import close_table
 
 if TYPE_CHECKING:
     from croupier.server.app import Services
+
+T = TypeVar("T")
 
 __all__ = ["ROOM_LEASE", "Node", "preferred"]
 
@@ -107,6 +111,16 @@ class Node:
         """The leases acquired (:meth:`lease`) since the renewal under way started: an
         acquire writes an empty info, before or after that renewal's, so what it wrote
         is not remembered for them."""
+        self._leases = concurrent.futures.ThreadPoolExecutor(1, "croupier-leases")
+        """The thread the renewal rounds run their statements on. Not the loop's default
+        executor: under load its threads are taken by the tables' own store calls
+        (buy-ins, cash-outs), thousands queued at 1,000 tables, and a renewal queued
+        behind them came seconds late; the leases expired and the other process took
+        the tables of a live one over (docs/benchmarks.md, "Leases under load")."""
+        self.slowest_round = 0.0
+        """The longest renewal round so far, in seconds (``/metrics``)."""
+        self.lost = 0
+        """Tables this process stopped serving because another one holds their lease now."""
         sv.store.fence.owner = self.owner
         sv.registry.lease = self.lease
 
@@ -182,16 +196,31 @@ class Node:
                 rows.append({**table, "node_url": lease.url})
         return rows
 
+    async def _on_lease_thread(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+        """``fn(*args, **kwargs)`` on the leases' own thread (:attr:`_leases`)."""
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._leases, functools.partial(fn, *args, **kwargs))
+
     async def run(self) -> None:
         """Renew, read, take over: every quarter of the lease's length, until cancelled."""
         while True:  # the first round at once: the other processes' tables known from the start
+            began = self._monotonic()
             try:
                 await self.tick()
             except asyncio.CancelledError:
                 raise
             except Exception:
                 log.exception("lease round failed", extra={"event": "lease_round_failed"})
-            await asyncio.sleep(self.ttl / 4)
+            took = self._monotonic() - began
+            self.slowest_round = max(self.slowest_round, took)
+            if took > self.ttl / 2:
+                log.warning(
+                    "lease round took %.2f s (the lease lasts %.1f s)",
+                    took,
+                    self.ttl,
+                    extra={"event": "lease_round_slow", "seconds": round(took, 3)},
+                )
+            await asyncio.sleep(max(0.0, self.ttl / 4 - took))
 
     async def tick(self) -> None:
         """One round: renew this process's leases, stop serving the ones lost, start
@@ -205,7 +234,7 @@ class Node:
                 continue
             if not registry.serving(table_id) and table_id not in self._taking:
                 # closed here (private idle, given up); not one being taken over
-                await asyncio.to_thread(store.leases.release, table_id, self.owner, epoch)
+                await self._on_lease_thread(store.leases.release, table_id, self.owner, epoch)
                 store.fence.drop(table_id)
                 del held[table_id]
         public = {s.table_id: s for s in registry.summaries()}  # once: tables can be many
@@ -216,9 +245,11 @@ class Node:
             if written.get(name) != (epoch, body):
                 info[name] = body
         self._acquired.clear()
-        lost = await asyncio.to_thread(
-            store.leases.renew, self.owner, held, ttl=self.ttl, info=info
+        # the renewal and the read of every lease: one transaction (one write turn)
+        lost, rows = await self._on_lease_thread(
+            store.leases.renew_and_read, self.owner, held, ttl=self.ttl, info=info
         )
+        now = store.leases.now_ms()
         for name in [n for n in written if n not in held or n in lost]:
             del written[name]  # released or lost
         for name, body in info.items():
@@ -235,9 +266,8 @@ class Node:
                 table_id,
                 extra={"event": "table_lost", "table": table_id, "node": self.name},
             )
+            self.lost += 1
             await registry.forget(table_id, "moved")
-        rows = await asyncio.to_thread(store.leases.all)
-        now = store.leases.now_ms()
         self.others = {r.name: r for r in rows if r.owner != self.owner and r.live(now)}
         for row in rows:
             if row.owner != self.owner and not row.live(now) and row.name != ROOM_LEASE:
@@ -346,5 +376,6 @@ class Node:
             if table_id not in self.catalogue and table_id != ROOM_LEASE:
                 continue
             with contextlib.suppress(Exception):
-                await asyncio.to_thread(store.leases.release, table_id, self.owner, epoch)
+                await self._on_lease_thread(store.leases.release, table_id, self.owner, epoch)
             store.fence.drop(table_id)
+        self._leases.shutdown(wait=False)

@@ -133,6 +133,12 @@ async def metrics(request: Request) -> Response:
         lines += reg.journal.waits.prometheus("croupier_journal_wait_seconds")
         lines += reg.journal.writes.prometheus("croupier_journal_transaction_seconds")
         lines += reg.journal.sync_writes.prometheus("croupier_journal_sync_write_seconds")
+    if sv.node is not None:  # a room of several processes: its leases (server/cluster.py)
+        lines += [
+            f"croupier_lease_takeovers_total {sv.node.takeovers}",
+            f"croupier_lease_tables_lost_total {sv.node.lost}",
+            f"croupier_lease_round_seconds_max {sv.node.slowest_round:.3f}",
+        ]
     if sv.bus is not None:  # the room's Redis (server/bus.py)
         lines += [
             f"croupier_bus_sent_total {sv.bus.published}",

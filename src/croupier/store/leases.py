@@ -136,6 +136,8 @@ _SELECT_HOLDERS = sa.select(table_leases.c.name, table_leases.c.owner, table_lea
     table_leases.c.name.in_(sa.bindparam("names", expanding=True))
 )
 
+_SELECT_ALL = sa.select(table_leases).order_by(table_leases.c.name)
+
 
 def _held_params(owner: str, leases: Sequence[tuple[str, int]]) -> dict[str, Any]:
     params: dict[str, Any] = {"holder": owner}
@@ -232,37 +234,69 @@ class Leases:
         """
         if not held:
             return set()
-        leases = sorted(held.items())
-        infos = info or {}
+        return self._db.run(lambda conn: self._renew(conn, owner, held, ttl, info or {}))
 
-        def work(conn: sa.Connection) -> set[str]:
-            until = now_ms(self._clock) + round(ttl * 1000)
-            extended = 0
-            for part in chunked(leases, MAX_OR_TERMS):
-                each = padded(part)
-                params = _held_params(owner, each)
-                params["until"] = until
-                extended += conn.execute(_extend(len(each)), params).rowcount
-            lost: set[str] = set()
-            if extended != len(leases):  # (a padded repeat matches its row once)
-                for names in chunked([name for name, _ in leases], MAX_PARAMETERS):
-                    rows = {
-                        r.name: r for r in conn.execute(_SELECT_HOLDERS, {"names": list(names)})
-                    }
-                    for name in names:
-                        r = rows.get(name)
-                        if r is None or r.owner != owner or int(r.epoch) != held[name]:
-                            lost.add(name)
-            told = [(n, e) for n, e in leases if n in infos and n not in lost]
-            for part in chunked(told, MAX_OR_TERMS):
-                each = padded(part)
-                params = _held_params(owner, each)
-                for i, (name, _) in enumerate(each):
-                    params[f"i{i}"] = dict(infos[name])
-                conn.execute(_write_infos(len(each)), params)
-            return lost
+    def renew_and_read(
+        self,
+        owner: str,
+        held: Mapping[str, int],
+        *,
+        ttl: float,
+        info: Mapping[str, Mapping[str, Any]] | None = None,
+    ) -> tuple[set[str], list[Lease]]:
+        """:meth:`renew`, then every lease row (:meth:`all`), in one transaction: a
+        process's renewal round waits for the database's write turn once, not twice (on
+        SQLite every transaction takes it, a read too; under load a turn can take a
+        second, docs/benchmarks.md, "Leases under load").
+
+        >>> from croupier.store.db import Database
+        >>> db = Database.open("sqlite://"); _ = db.migrate()
+        >>> leases = Leases(db, clock=lambda: 1000.0)
+        >>> _ = leases.acquire("t1", "a", url="http://a", ttl=3)
+        >>> _ = leases.acquire("t2", "b", url="http://b", ttl=3)
+        >>> lost, rows = leases.renew_and_read("a", {"t1": 1}, ttl=5)
+        >>> lost, [(r.name, r.owner, r.expires_ms) for r in rows]
+        (set(), [('t1', 'a', 1005000), ('t2', 'b', 1003000)])
+        """
+
+        def work(conn: sa.Connection) -> tuple[set[str], list[Lease]]:
+            lost = self._renew(conn, owner, held, ttl, info or {}) if held else set()
+            return lost, [_lease(r) for r in conn.execute(_SELECT_ALL).all()]
 
         return self._db.run(work)
+
+    def _renew(
+        self,
+        conn: sa.Connection,
+        owner: str,
+        held: Mapping[str, int],
+        ttl: float,
+        infos: Mapping[str, Mapping[str, Any]],
+    ) -> set[str]:
+        leases = sorted(held.items())
+        until = now_ms(self._clock) + round(ttl * 1000)
+        extended = 0
+        for part in chunked(leases, MAX_OR_TERMS):
+            each = padded(part)
+            params = _held_params(owner, each)
+            params["until"] = until
+            extended += conn.execute(_extend(len(each)), params).rowcount
+        lost: set[str] = set()
+        if extended != len(leases):  # (a padded repeat matches its row once)
+            for names in chunked([name for name, _ in leases], MAX_PARAMETERS):
+                rows = {r.name: r for r in conn.execute(_SELECT_HOLDERS, {"names": list(names)})}
+                for name in names:
+                    r = rows.get(name)
+                    if r is None or r.owner != owner or int(r.epoch) != held[name]:
+                        lost.add(name)
+        told = [(n, e) for n, e in leases if n in infos and n not in lost]
+        for part in chunked(told, MAX_OR_TERMS):
+            each = padded(part)
+            params = _held_params(owner, each)
+            for i, (name, _) in enumerate(each):
+                params[f"i{i}"] = dict(infos[name])
+            conn.execute(_write_infos(len(each)), params)
+        return lost
 
     def release(self, name: str, owner: str, epoch: int) -> bool:
         """Give ``name`` up (its row is deleted) if ``owner`` holds it at ``epoch``."""
@@ -281,8 +315,7 @@ class Leases:
 
     def all(self) -> list[Lease]:
         """Every lease row, by name."""
-        stmt = sa.select(table_leases).order_by(table_leases.c.name)
-        return [_lease(r) for r in self._db.run(lambda conn: conn.execute(stmt).all())]
+        return [_lease(r) for r in self._db.run(lambda conn: conn.execute(_SELECT_ALL).all())]
 
     def get(self, name: str) -> Lease | None:
         stmt = sa.select(table_leases).where(table_leases.c.name == name)
