@@ -92,6 +92,10 @@ class Row:
     """Memory blocks held by Python's allocator at the window's start (``sys.getallocatedblocks``)…"""
     blocks: int = 0
     """…and at its end."""
+    leases: tuple[int, int, float] = (0, 0, 0.0)
+    """A room of several processes (``--nodes``), since its processes started: the tables
+    taken over, the tables lost (both 0 while every process keeps up), and the slowest
+    lease renewal round in ms (the room's lease lasts 3 s)."""
     journal_waits: tuple[int, int, int] = (0, 0, 0)
     """croupier's journal records made durable by its writer threads in the window, and
     how many of them waited over 50 ms and over 250 ms from queued to durable (their
@@ -225,6 +229,9 @@ def _combined(reports: list[dict[str, Any]]) -> dict[str, Any]:
         "blocks_start": sum(int(r.get("blocks_start", 0)) for r in reports),
         **{k: max(float(r.get(k, 0.0)) for r in reports) for k in JOURNAL_MAXIMA},
         **{k: sum(int(r.get(k, 0)) for r in reports) for k in JOURNAL_WAITS},
+        "lease_takeovers": sum(int(r.get("lease_takeovers", 0)) for r in reports),
+        "lease_lost": sum(int(r.get("lease_lost", 0)) for r in reports),
+        "lease_round_max": max(float(r.get("lease_round_max", 0.0)) for r in reports),
     }
 
 
@@ -413,6 +420,11 @@ def run_step(
         blocks=int(report.get("blocks", 0)),
         journal_ms=_triple(1000.0 * float(report.get(k, 0.0)) for k in JOURNAL_MAXIMA),
         journal_waits=_triple(int(report.get(k, 0)) for k in JOURNAL_WAITS),
+        leases=(
+            int(report.get("lease_takeovers", 0)),
+            int(report.get("lease_lost", 0)),
+            1000.0 * float(report.get("lease_round_max", 0.0)),
+        ),
     )
 
 
@@ -457,10 +469,17 @@ def store_line(r: Row) -> str:
         if records
         else ""
     )
+    taken, lost, slowest = r.leases
+    leases = (
+        f"; leases since the start: {taken:,} tables taken over, {lost:,} lost, the slowest "
+        f"renewal round {slowest:.0f} ms"
+        if " processes)" in r.mode
+        else ""
+    )
     return (
         f"  journal, the longest: record queued → durable {wait:.0f} ms, transaction "
         f"{write:.0f} ms, write on the caller's thread {sync:.0f} ms{share}; Python's "
-        f"allocated blocks {r.blocks_start:,} → {r.blocks:,}"
+        f"allocated blocks {r.blocks_start:,} → {r.blocks:,}{leases}"
     )
 
 

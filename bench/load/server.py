@@ -49,9 +49,12 @@ def _croupier_app(
         casino_tables=0 if node and node != nodes[0] else 1,
         node_id=node,
         nodes=nodes,
-        # a saturated loop renews late: the load must not look like a dead process
-        # (CROUPIER_LEASE_SECONDS=3 measures the room's default lease under the load)
-        lease_seconds=float(os.environ.get("CROUPIER_LEASE_SECONDS") or 60.0),
+        # the room's own lease length (3 s) unless CROUPIER_LEASE_SECONDS says otherwise
+        **(
+            {"lease_seconds": float(lease)}
+            if (lease := os.environ.get("CROUPIER_LEASE_SECONDS"))
+            else {}
+        ),
         redis_url=redis,
         redis_prefix=f"load-{tag}",
         # CROUPIER_GC_PACE_SECONDS=0 measures the collector's automatic collections alone
@@ -83,13 +86,23 @@ def _croupier_app(
             metrics = a.state.services.hub.metrics
             journal = registry.journal
             waits = None
+            cluster = a.state.services.node
             if isinstance(journal, GroupCommitJournal):
                 waits, writes, syncs = journal.waits, journal.writes, journal.sync_writes
-                probe.maxima = lambda: {
-                    "journal_wait_max": waits.take_window_max(),
-                    "journal_write_max": writes.take_window_max(),
-                    "journal_sync_max": syncs.take_window_max(),
-                }
+
+                def maxima() -> dict[str, float]:
+                    out = {
+                        "journal_wait_max": waits.take_window_max(),
+                        "journal_write_max": writes.take_window_max(),
+                        "journal_sync_max": syncs.take_window_max(),
+                    }
+                    if cluster is not None:  # since the process started, not per window
+                        out["lease_takeovers"] = cluster.takeovers
+                        out["lease_lost"] = cluster.lost
+                        out["lease_round_max"] = cluster.slowest_round
+                    return out
+
+                probe.maxima = maxima
 
             def counters() -> dict[str, int]:
                 out = {"frames_out": metrics.frames_out, "messages_out": metrics.messages_out}
