@@ -94,8 +94,9 @@ class Row:
     """…and at its end."""
     leases: tuple[int, int, float] = (0, 0, 0.0)
     """A room of several processes (``--nodes``), since its processes started: the tables
-    taken over, the tables lost (both 0 while every process keeps up), and the slowest
-    lease renewal round in ms (the room's lease lasts 3 s)."""
+    taken over, the tables lost (both 0 while every process keeps up), and the longest
+    time between two renewals of a process, in ms (it must stay under the lease's length,
+    3 s in the room)."""
     journal_waits: tuple[int, int, int] = (0, 0, 0)
     """croupier's journal records made durable by its writer threads in the window, and
     how many of them waited over 50 ms and over 250 ms from queued to durable (their
@@ -231,7 +232,7 @@ def _combined(reports: list[dict[str, Any]]) -> dict[str, Any]:
         **{k: sum(int(r.get(k, 0)) for r in reports) for k in JOURNAL_WAITS},
         "lease_takeovers": sum(int(r.get("lease_takeovers", 0)) for r in reports),
         "lease_lost": sum(int(r.get("lease_lost", 0)) for r in reports),
-        "lease_round_max": max(float(r.get("lease_round_max", 0.0)) for r in reports),
+        "lease_gap_max": max(float(r.get("lease_gap_max", 0.0)) for r in reports),
     }
 
 
@@ -423,7 +424,7 @@ def run_step(
         leases=(
             int(report.get("lease_takeovers", 0)),
             int(report.get("lease_lost", 0)),
-            1000.0 * float(report.get("lease_round_max", 0.0)),
+            1000.0 * float(report.get("lease_gap_max", 0.0)),
         ),
     )
 
@@ -469,10 +470,10 @@ def store_line(r: Row) -> str:
         if records
         else ""
     )
-    taken, lost, slowest = r.leases
+    taken, lost, gap = r.leases
     leases = (
-        f"; leases since the start: {taken:,} tables taken over, {lost:,} lost, the slowest "
-        f"renewal round {slowest:.0f} ms"
+        f"; leases since the start: {taken:,} tables taken over, {lost:,} lost, the longest "
+        f"between two renewals {gap:.0f} ms"
         if " processes)" in r.mode
         else ""
     )

@@ -99,7 +99,7 @@ def _croupier_app(
                     if cluster is not None:  # since the process started, not per window
                         out["lease_takeovers"] = cluster.takeovers
                         out["lease_lost"] = cluster.lost
-                        out["lease_round_max"] = cluster.slowest_round
+                        out["lease_gap_max"] = cluster.longest_gap
                     return out
 
                 probe.maxima = maxima

@@ -18,6 +18,7 @@ from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
+import httpx
 import pytest
 
 from croupier.lobby import TableSummary
@@ -102,6 +103,11 @@ def test_a_killed_process_s_tables_are_served_by_the_other_within_5_s(
 
         asyncio.run(reach_and_sit())
         assert _chips(database_url, int(player.pid)) < before  # bought in at b
+        for node in nodes.values():  # both alive: no table changed process, renewals seen
+            assert metric(node, "croupier_lease_takeovers_total") == 0
+            assert metric(node, "croupier_lease_tables_lost_total") == 0
+            text = httpx.get(f"{node.base}/metrics", timeout=5).text
+            assert "croupier_lease_renewal_gap_seconds_max " in text
         # killed while one of its hands is durably started (group commit: a hand dealt in
         # memory is journaled a moment later, and one not journaled has nothing to void)
         wait_until(

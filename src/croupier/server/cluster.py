@@ -119,6 +119,10 @@ class Node:
         the tables of a live one over (docs/benchmarks.md, "Leases under load")."""
         self.slowest_round = 0.0
         """The longest renewal round so far, in seconds (``/metrics``)."""
+        self.longest_gap = 0.0
+        """The longest time between two renewals' commits so far, in seconds: what the
+        lease length must exceed (``/metrics``)."""
+        self._renewed: float | None = None
         self.lost = 0
         """Tables this process stopped serving because another one holds their lease now."""
         sv.store.fence.owner = self.owner
@@ -201,6 +205,18 @@ class Node:
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self._leases, functools.partial(fn, *args, **kwargs))
 
+    def _renew(
+        self, held: dict[str, int], info: dict[str, dict[str, Any]]
+    ) -> tuple[set[str], list[Lease]]:
+        """(On the leases' thread.) Renew and read the leases; note the gap since the
+        previous renewal committed."""
+        out = self.sv.store.leases.renew_and_read(self.owner, held, ttl=self.ttl, info=info)
+        done = self._monotonic()
+        if self._renewed is not None:
+            self.longest_gap = max(self.longest_gap, done - self._renewed)
+        self._renewed = done
+        return out
+
     async def run(self) -> None:
         """Renew, read, take over: every quarter of the lease's length, until cancelled."""
         while True:  # the first round at once: the other processes' tables known from the start
@@ -246,9 +262,7 @@ class Node:
                 info[name] = body
         self._acquired.clear()
         # the renewal and the read of every lease: one transaction (one write turn)
-        lost, rows = await self._on_lease_thread(
-            store.leases.renew_and_read, self.owner, held, ttl=self.ttl, info=info
-        )
+        lost, rows = await self._on_lease_thread(self._renew, held, info)
         now = store.leases.now_ms()
         for name in [n for n in written if n not in held or n in lost]:
             del written[name]  # released or lost

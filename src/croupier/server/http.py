@@ -138,6 +138,7 @@ async def metrics(request: Request) -> Response:
             f"croupier_lease_takeovers_total {sv.node.takeovers}",
             f"croupier_lease_tables_lost_total {sv.node.lost}",
             f"croupier_lease_round_seconds_max {sv.node.slowest_round:.3f}",
+            f"croupier_lease_renewal_gap_seconds_max {sv.node.longest_gap:.3f}",
         ]
     if sv.bus is not None:  # the room's Redis (server/bus.py)
         lines += [
