@@ -9,6 +9,7 @@ says)."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import dataclasses
 import os
 import signal
@@ -359,6 +360,49 @@ def test_a_round_renews_while_the_default_executor_is_full(database_url: str) ->
     try:
         time.sleep(0.01)  # (the lease's clock is in ms: the renewal must extend it)
         asyncio.run(rounds())
+    finally:
+        asyncio.run(node.close())
+        store.close()
+
+
+def test_the_keeper_renews_while_the_loop_is_held_and_not_once_it_is_stuck(
+    database_url: str,
+) -> None:
+    """R-CRASH-1: the keeper's thread renews a process's leases while its event loop is
+    held (a full collection, a lag of seconds under load), but not once the loop has not
+    run for a lease's length: a process whose loop is stuck loses its tables to the
+    others, as one that died."""
+    store = open_store(database_url)
+    settings = Settings(node_id="b", nodes=("a", "b"), lease_seconds=2.0)
+    sv = SimpleNamespace(
+        settings=settings,
+        store=store,
+        registry=_Registry({"t1": _summary("t1", 1)}),
+        tournaments=None,
+        casino=None,
+    )
+    node = Node(sv)  # type: ignore[arg-type]
+
+    def expires() -> int:
+        lease = store.leases.get("t1")
+        assert lease is not None and lease.owner == node.owner
+        return lease.expires_ms
+
+    async def held_then_stuck() -> None:
+        assert await node.lease("t1")
+        rounds = asyncio.create_task(node.run())
+        await asyncio.sleep(0.3)
+        start = store.leases.now_ms()
+        time.sleep(1.6)  # the loop held for most of a lease: no round runs
+        assert expires() > start + 2000  # renewed meanwhile, by the keeper
+        time.sleep(4.0)  # stuck past the lease's length: the keeper stopped renewing
+        assert expires() < store.leases.now_ms()
+        rounds.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await rounds
+
+    try:
+        asyncio.run(held_then_stuck())
     finally:
         asyncio.run(node.close())
         store.close()
