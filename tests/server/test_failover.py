@@ -323,6 +323,19 @@ def test_a_round_writes_only_the_lobby_rows_that_changed(database_url: str) -> N
         store.close()
 
 
+def _node_serving_t1(store: Any, *, lease_seconds: float) -> Node:
+    """Process b of a room of two, serving one table, ``t1`` (no server around it)."""
+    settings = Settings(node_id="b", nodes=("a", "b"), lease_seconds=lease_seconds)
+    sv = SimpleNamespace(
+        settings=settings,
+        store=store,
+        registry=_Registry({"t1": _summary("t1", 1)}),
+        tournaments=None,
+        casino=None,
+    )
+    return Node(sv)  # type: ignore[arg-type]
+
+
 def test_a_round_renews_while_the_default_executor_is_full(database_url: str) -> None:
     """R-CRASH-1: a process's renewal round has a thread of its own. Under load the loop's
     default executor is taken by the tables' own store calls (at 1,000 tables, thousands
@@ -331,15 +344,7 @@ def test_a_round_renews_while_the_default_executor_is_full(database_url: str) ->
     leases: 965 tables lost in a minute). Here every thread of the default executor is
     held, and more calls wait behind them: the round still renews."""
     store = open_store(database_url)
-    settings = Settings(node_id="b", nodes=("a", "b"))
-    sv = SimpleNamespace(
-        settings=settings,
-        store=store,
-        registry=_Registry({"t1": _summary("t1", 1)}),
-        tournaments=None,
-        casino=None,
-    )
-    node = Node(sv)  # type: ignore[arg-type]
+    node = _node_serving_t1(store, lease_seconds=3.0)
     gate = threading.Event()
 
     async def rounds() -> None:
@@ -373,15 +378,7 @@ def test_the_keeper_renews_while_the_loop_is_held_and_not_once_it_is_stuck(
     run for a lease's length: a process whose loop is stuck loses its tables to the
     others, as one that died."""
     store = open_store(database_url)
-    settings = Settings(node_id="b", nodes=("a", "b"), lease_seconds=2.0)
-    sv = SimpleNamespace(
-        settings=settings,
-        store=store,
-        registry=_Registry({"t1": _summary("t1", 1)}),
-        tournaments=None,
-        casino=None,
-    )
-    node = Node(sv)  # type: ignore[arg-type]
+    node = _node_serving_t1(store, lease_seconds=2.0)
 
     def expires() -> int:
         lease = store.leases.get("t1")
