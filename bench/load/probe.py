@@ -14,6 +14,7 @@ import sys
 import threading
 import time
 import traceback
+import tracemalloc
 from collections import Counter
 from collections.abc import Callable
 from typing import Any
@@ -76,6 +77,13 @@ class Probe:
         are kept, not freed: a debugging aid for finding what makes cyclic garbage)."""
         if self._garbage:
             gc.set_debug(gc.DEBUG_SAVEALL)
+        self._traced = os.environ.get("LOAD_TRACEMALLOC")
+        """``/path``: trace Python's allocations (``tracemalloc``, 5 frames) from the start,
+        and append to ``path`` at each report the 30 places whose live memory grew most
+        since the last reset (a debugging aid for memory growth: it slows the server)."""
+        self._snapshot: tracemalloc.Snapshot | None = None
+        if self._traced:
+            tracemalloc.start(5)
         self._beat = time.monotonic()
         self._stalls = os.environ.get("LOAD_STALL_DUMP")
         """``seconds:/path``: a watchdog thread appends to ``path`` the event loop's stack
@@ -167,7 +175,32 @@ class Probe:
                 + "\n"
             )
 
+    def _write_growth(self, path: str) -> None:
+        gc.collect()  # cyclic garbage waiting for a collection is not growth
+        now = tracemalloc.take_snapshot().filter_traces(
+            [tracemalloc.Filter(False, tracemalloc.__file__)]
+        )
+        if self._snapshot is not None:
+            stats = now.compare_to(self._snapshot, "traceback")
+            grown = sum(s.size_diff for s in stats)
+            with open(path, "a") as f:
+                f.write(
+                    f"pid {os.getpid()} {time.monotonic():.1f} live Python memory"
+                    f" {sum(s.size for s in stats) / 2**20:.1f} MiB, grown {grown / 2**20:+.2f} MiB"
+                    f" ({sum(s.count_diff for s in stats):+,} blocks) since the last reset\n"
+                )
+                for stat in stats[:30]:
+                    f.write(
+                        f"  {stat.size_diff / 1024:+,.0f} KiB {stat.count_diff:+,} blocks"
+                        f" (now {stat.size / 1024:,.0f} KiB {stat.count:,})\n"
+                    )
+                    for line in stat.traceback.format()[-12:]:
+                        f.write(f"      {line}\n")
+        self._snapshot = now
+
     def reset(self) -> None:
+        if self._traced:
+            self._write_growth(self._traced)
         if heap := os.environ.get("LOAD_HEAP_CENSUS"):
             self._write_heap(heap)
         if self._garbage:
@@ -187,6 +220,8 @@ class Probe:
         """Figures since the last :meth:`reset` (called from another thread: copies only)."""
         if os.environ.get("LOAD_COLLECT_BEFORE_REPORT"):
             gc.collect()
+        if self._traced:
+            self._write_growth(self._traced)
         if heap := os.environ.get("LOAD_HEAP_CENSUS"):
             self._write_heap(heap)
         if self._garbage:

@@ -172,7 +172,8 @@ class _Server:
         assert self.proc.stdin is not None
         self.proc.stdin.write(cmd + "\n")
         self.proc.stdin.flush()
-        return self._line(timeout=30)
+        # a traced server (LOAD_TRACEMALLOC) compares two snapshots of its heap first
+        return self._line(timeout=600 if os.environ.get("LOAD_TRACEMALLOC") else 30)
 
     def stop(self) -> None:
         try:
