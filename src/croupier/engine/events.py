@@ -10,8 +10,10 @@ audience (hole cards, burns and draws of others become ``None``).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, fields, is_dataclass
 from enum import Enum
+from operator import attrgetter
 from typing import Any, ClassVar
 
 from croupier.engine.actions import ActionKind
@@ -43,6 +45,8 @@ __all__ = [
 
 _SCALARS = frozenset({str, int, float, bool, type(None)})
 _FIELDS: dict[type, tuple[str | None, tuple[str, ...]]] = {}
+_CARD_TEXT = [str(c) for c in Card._cache]
+_CONVERTERS: dict[type, Callable[[Any], dict[str, Any]]] = {}
 
 
 def _fields_of(cls: type) -> tuple[str | None, tuple[str, ...]]:
@@ -57,12 +61,49 @@ def _fields_of(cls: type) -> tuple[str | None, tuple[str, ...]]:
     return got
 
 
+def _converter(cls: type) -> Callable[[Any], dict[str, Any]]:
+    """The function :func:`plain` uses for instances of the dataclass ``cls``, made once
+    per class: its fields read by one ``attrgetter``, a scalar field's value taken as it
+    is (no call), any other through :func:`plain`; led by ``type`` when it has one.
+
+    >>> from croupier.engine.actions import ActionKind
+    >>> _converter(Acted)(Acted(1, ActionKind.CALL, 2, 2, False))
+    {'type': 'acted', 'player': 1, 'action': 'call', 'amount': 2, 'added': 2, 'all_in': False}
+    """
+    convert = _CONVERTERS.get(cls)
+    if convert is not None:
+        return convert
+    kind, names = _fields_of(cls)
+    local = [f"v{i}" for i in range(len(names))]
+    items = [f"'type': {kind!r}"] if kind is not None else []
+    items += [
+        f"{name!r}: {v} if {v}.__class__ in scalars else plain({v})"
+        for name, v in zip(names, local, strict=True)
+    ]
+    if len(names) == 0:
+        body = ""
+    elif len(names) == 1:
+        body = f"    {local[0]} = get(value)\n"
+    else:
+        body = f"    {', '.join(local)} = get(value)\n"
+    source = f"def convert(value):\n{body}    return {{{', '.join(items)}}}\n"
+    space: dict[str, Any] = {
+        "get": attrgetter(*names) if names else None,
+        "scalars": _SCALARS,
+        "plain": plain,
+    }
+    exec(compile(source, f"<plain {cls.__qualname__}>", "exec"), space)
+    made: Callable[[Any], dict[str, Any]] = space["convert"]
+    _CONVERTERS[cls] = made
+    return made
+
+
 def plain(value: Any) -> Any:
     """``value`` as JSON-ready data — the one encoder of events, notices and records that
     leave the process (:mod:`croupier.table.codec` reads them back): cards as text, enums as
     their value, tuples as lists, dataclasses as dicts led by their ``type`` when they have
-    one. Runs for every WebSocket frame: exact types are checked first, a dataclass's fields
-    are looked up once per class.
+    one. Runs for every WebSocket frame: exact types are checked first, and a dataclass is
+    converted by a function made once for its class (:func:`_converter`).
 
     >>> from croupier.engine.cards import parse_cards
     >>> plain(HoleDealt(0, (parse_cards("As")[0], None), (False, False)))
@@ -71,10 +112,13 @@ def plain(value: Any) -> Any:
     cls = type(value)
     if cls in _SCALARS:
         return value
+    convert = _CONVERTERS.get(cls)
+    if convert is not None:
+        return convert(value)
     if cls is Card:
-        return str(value)
+        return _CARD_TEXT[value]
     if cls is tuple or cls is list:
-        return [plain(v) for v in value]
+        return [v if v.__class__ in _SCALARS else plain(v) for v in value]
     if cls is dict:
         return {str(k): plain(v) for k, v in value.items()}
     if isinstance(value, Card):
@@ -88,13 +132,7 @@ def plain(value: Any) -> Any:
     if isinstance(value, dict):
         return {str(k): plain(v) for k, v in value.items()}
     if is_dataclass(value) and not isinstance(value, type):
-        kind, names = _fields_of(cls)
-        out: dict[str, Any] = {}
-        if kind is not None:
-            out["type"] = kind
-        for name in names:
-            out[name] = plain(getattr(value, name))
-        return out
+        return _converter(cls)(value)
     return str(value)
 
 
