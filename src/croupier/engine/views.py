@@ -82,20 +82,23 @@ class TableView:
 
 def view(state: HandState, audience: int | None) -> TableView:
     """The state of the hand as ``audience`` may see it (R-FAIR-1: no hidden card leaks)."""
-    players = []
+    # each of the state's properties builds a tuple: read them once, not once per player
     shown = state.shown
-    for p in range(state.n):
-        hole = state.hole_cards[p]
-        up = state.up_flags[p]
+    stacks = state.stacks
+    bets = state.bets
+    contributed = state.contributions
+    folded = state.folded
+    players = []
+    for p, (hole, up) in enumerate(zip(state.hole_cards, state.up_flags, strict=True)):
         visible = p == audience or shown[p]
         cards = hole if visible else tuple(c if u else None for c, u in zip(hole, up, strict=True))
         players.append(
             PlayerView(
-                stack=state.stacks[p],
-                bet=state.bets[p],
-                contributed=state.contributions[p],
-                folded=state.folded[p],
-                all_in=not state.folded[p] and state.stacks[p] == 0,
+                stack=stacks[p],
+                bet=bets[p],
+                contributed=contributed[p],
+                folded=folded[p],
+                all_in=not folded[p] and stacks[p] == 0,
                 cards=cards,
                 up=up,
                 shown=shown[p],
