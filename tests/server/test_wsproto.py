@@ -84,3 +84,44 @@ def test_a_flood_pauses_reading_and_every_message_is_answered_in_order(
 
     assert asyncio.run(go()) == [f"f{n}" for n in range(sent)]
     assert pauses, "a flood was read without ever pausing"
+
+
+def test_the_rooms_frames_are_written_directly_not_through_asgi(
+    server: LiveServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The outbox (server/outbox.py) writes through the scope's ``SEND_NOW``: no frame
+    takes uvicorn's ASGI ``send`` while the socket has room, and each is counted."""
+    through_asgi: list[str] = []
+    direct: list[str] = []
+    asgi_send = RoomWebSocketProtocol.send
+    send_now = RoomWebSocketProtocol.send_text_now
+
+    async def send(self: RoomWebSocketProtocol, message: Any) -> None:
+        through_asgi.append(message["type"])
+        await asgi_send(self, message)
+
+    def send_text_now(self: RoomWebSocketProtocol, text: str) -> bool:
+        written = send_now(self, text)
+        if written:
+            direct.append(text)
+        return written
+
+    monkeypatch.setattr(RoomWebSocketProtocol, "send", send)
+    monkeypatch.setattr(RoomWebSocketProtocol, "send_text_now", send_text_now)
+
+    async def go() -> list[str]:
+        ids = []
+        async with connect(server.ws_url, origin=ORIGIN) as ws:  # type: ignore[arg-type]
+            await ws.send(json.dumps({"type": "hello"}))
+            assert json.loads(await ws.recv())["type"] == "welcome"
+            for n in range(20):
+                await ws.send(json.dumps({"type": "ping", "id": f"d{n}"}))
+                while (m := json.loads(await ws.recv()))["type"] != "pong":
+                    pass
+                ids.append(m["id"])
+        return ids
+
+    assert asyncio.run(go()) == [f"d{n}" for n in range(20)]
+    assert "websocket.send" not in through_asgi, through_asgi
+    assert through_asgi[0] == "websocket.accept"
+    assert sum('"pong"' in t for t in direct) == 20

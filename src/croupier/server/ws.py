@@ -25,11 +25,12 @@ from croupier.server.arcade import (
 )
 from croupier.server.bus import RemoteStream
 from croupier.server.casino_ws import casino_cleanup, casino_dispatch
+from croupier.server.outbox import Outbox
 from croupier.server.protocol import CloseCode, ProtocolError, error, parse_client
 from croupier.server.ratelimit import Bucket
 from croupier.server.security import connection_ip
 from croupier.server.tablechat import chat_message
-from croupier.server.wire import dumps, encoded_event, event_message, plain, snapshot_message
+from croupier.server.wire import encoded_event, event_message, plain, snapshot_message
 from croupier.table import commands as C
 from croupier.table.actor import EventStream
 from croupier.table.chat import CANNED, EMOTES
@@ -46,18 +47,6 @@ log = logging.getLogger("croupier.server")
 HELLO_SECONDS = 10.0
 MAX_PROTOCOL_ERRORS = 20
 FLOOD_REFUSALS = 50
-MAX_QUEUE = 5000
-LINES_MAX_MESSAGES = 64
-"""At most this many messages in one frame of a ``lines`` connection…"""
-LINES_MAX_CHARS = 32_768
-"""…and no more added once the frame holds this many characters."""
-
-_Close = tuple[int, str]
-
-
-def _text(message: dict[str, Any] | str) -> str:
-    """A queued message as JSON text (a ``str`` is already encoded)."""
-    return message if isinstance(message, str) else dumps(message)
 
 
 class WsSession:
@@ -71,19 +60,14 @@ class WsSession:
         self.token_hash: str | None = None
         self.account_id: int | None = None
         self.streams: dict[str, EventStream | RemoteStream] = {}
-        self.out: asyncio.Queue[dict[str, Any] | str | _Close] = asyncio.Queue()
+        self.outbox = Outbox(ws, services.hub.metrics)
         s = services.settings
         self.bucket = Bucket.full(
             rate=s.messages_per_second, burst=s.message_burst, now=self._now()
         )
         self.chat_bucket = Bucket.full(rate=s.chat_per_minute / 60, burst=3, now=self._now())
         self.bad = 0
-        self.closing = False
         self.replaced = False
-        self.lines = False
-        self.commands_open = 0
-        """This socket's table commands between submission and their ack: while one is
-        open, the writer lets the ack join the frame of the events it follows."""
 
     @staticmethod
     def _now() -> float:
@@ -96,21 +80,20 @@ class WsSession:
     # -- Connection protocol (for the hub) -----------------------------------------------
 
     def send(self, message: dict[str, Any] | str) -> None:
-        """Queue ``message`` (a dict, or JSON text already encoded) for the writer."""
-        if self.closing:
-            return
-        if self.out.qsize() > MAX_QUEUE:
-            self.close_soon(1013, "too slow: messages are piling up")
-            return
-        self.out.put_nowait(message)
+        """Queue ``message`` (a dict, or JSON text already encoded) for the socket."""
+        self.outbox.send(message)
 
     def close_soon(self, code: int, reason: str) -> None:
-        if self.closing:
+        if self.outbox.closing:
             return
-        self.closing = True
         if code == CloseCode.REPLACED:
             self.replaced = True
-        self.out.put_nowait((code, reason))
+        self.outbox.close_soon(code, reason)
+
+    @property
+    def closing(self) -> bool:
+        """A close was asked for (or the socket failed): nothing more is sent."""
+        return self.outbox.closing
 
     # -- lifecycle -----------------------------------------------------------------------
 
@@ -123,7 +106,7 @@ class WsSession:
         self.sv.hub.add(self)
         client = self.ws.client.host if self.ws.client is not None else ""
         log.info("connection opened", extra={"event": "connection_opened", "client": client})
-        writer = asyncio.create_task(self._writer())
+        self.outbox.start()
         try:
             await self._reader()
         except WebSocketDisconnect:
@@ -139,54 +122,9 @@ class WsSession:
                     "user": self.account.id if self.account is not None else None,
                 },
             )
-            self.closing = True
+            self.outbox.close_soon(CloseCode.NORMAL, "")  # no-op if a close was asked
             await self._cleanup()
-            self.out.put_nowait((CloseCode.NORMAL, ""))
-            with contextlib.suppress(Exception):
-                await asyncio.wait_for(writer, 2.0)
-            writer.cancel()
-
-    async def _writer(self) -> None:
-        """Write the queued messages in order: one frame each, or on a ``lines`` connection
-        every message already queued (up to ``LINES_MAX_*``) in one frame, one per line."""
-        out = self.out
-        metrics = self.sv.hub.metrics
-        while True:
-            item = await out.get()
-            if self.lines and self.commands_open:
-                # The events a command made are delivered as the journal makes them
-                # durable, and its ack a step later in the same pass of the loop: one
-                # step's wait sends both in one frame (6 frames per action, not 7).
-                await asyncio.sleep(0)
-            close = item if isinstance(item, tuple) else None
-            texts: list[str] = []
-            if not isinstance(item, tuple):
-                texts.append(_text(item))
-                size = len(texts[0])
-                while (
-                    self.lines
-                    and not out.empty()
-                    and len(texts) < LINES_MAX_MESSAGES
-                    and size < LINES_MAX_CHARS
-                ):
-                    more = out.get_nowait()
-                    if isinstance(more, tuple):
-                        close = more
-                        break
-                    text = _text(more)
-                    texts.append(text)
-                    size += len(text)
-            if texts:
-                try:
-                    await self.ws.send_text(texts[0] if len(texts) == 1 else "\n".join(texts))
-                except Exception:
-                    return
-                metrics.frames_out += 1
-                metrics.messages_out += len(texts)
-            if close is not None:
-                with contextlib.suppress(Exception):
-                    await self.ws.close(code=close[0], reason=close[1])
-                return
+            await self.outbox.closed()
 
     async def _cleanup(self) -> None:
         self.sv.hub.remove(self)
@@ -262,7 +200,7 @@ class WsSession:
     # -- messages ------------------------------------------------------------------------
 
     async def _hello(self, msg: P.Hello) -> None:
-        self.lines = msg.lines
+        self.outbox.lines = msg.lines
         token = msg.token or self.ws.cookies.get(self.sv.cookie_name) or None
         if token:
             try:
@@ -287,7 +225,7 @@ class WsSession:
                 **who,
                 "server": "croupier",
                 "protocol": 1,
-                "lines": self.lines,
+                "lines": self.outbox.lines,
             }
         )
 
@@ -655,11 +593,11 @@ class WsSession:
         self._ack(msg.id, table_id, True, data={"table_id": table_id, "code": code})
 
     async def _command(self, msg: Any) -> None:
-        self.commands_open += 1
+        self.outbox.commands_open += 1
         try:
             await self._table_command(msg)
         finally:
-            self.commands_open -= 1
+            self.outbox.commands_open -= 1
 
     async def _table_command(self, msg: Any) -> None:
         cid: str = msg.id
