@@ -186,7 +186,8 @@ class EventLog:
         self.pending: Callable[[], int] | None = None
         """The number of the journal's latest write not yet durable (0: none), if the
         journal writes in the background."""
-        self.held: deque[tuple[int, TableEvent]] = deque()
+        self.held: deque[tuple[int, TableEvent, TableEvent]] = deque()
+        """Events waiting for the journal: (write number, event, its compact form)."""
 
     def publish(
         self,
@@ -200,14 +201,15 @@ class EventLog:
         event = TableEvent(self.version, self.epoch, hand_no, data, players, to)
         if isinstance(data, Turn) and data.view is not None:
             self.live_turn = event
+        compact = _compact(event)
         if type(data) not in REDUCED:
-            _reduce_tree(_compact(event))
-        self._kept.append(pickle.dumps(_compact(event), pickle.HIGHEST_PROTOCOL))
+            _reduce_tree(compact)
+        self._kept.append(pickle.dumps(compact, pickle.HIGHEST_PROTOCOL))
         need = self.pending() if self.pending is not None else 0
         if need or self.held:
-            self.held.append((need, event))
+            self.held.append((need, event, compact))
         else:
-            self._deliver(event)
+            self._deliver(event, compact)
         return event
 
     @property
@@ -216,8 +218,15 @@ class EventLog:
         tests and tools, not the serving path)."""
         return [pickle.loads(b) for b in self._kept]
 
-    def _deliver(self, event: TableEvent) -> None:
+    def _deliver(self, event: TableEvent, compact: TableEvent | None = None) -> None:
+        """Hand ``event`` to each subscriber, redacted once per audience. ``compact``: the
+        event as the history keeps it, which is what players other than a ``turn``'s actor
+        see when it offers no Naiko powers (one copy less per turn)."""
         shared: dict[Hashable, TableEvent] = {}
+        if compact is not None and compact is not event:
+            data = event.data
+            if isinstance(data, Turn) and data.powers is None:
+                shared[False] = compact  # audience_key of all but the actor
         to = event.to
         for sub in list(self.subscribers):
             if sub.raw:
@@ -237,9 +246,9 @@ class EventLog:
         that waited for them, in order."""
         held = self.held
         while held and held[0][0] <= durable:
-            event = held.popleft()[1]
+            _, event, compact = held.popleft()
             try:
-                self._deliver(event)
+                self._deliver(event, compact)
             except Exception:  # a subscriber's failure must not lose the others' events
                 log.exception("delivering %s v%s failed", event.type, event.version)
 
