@@ -56,6 +56,7 @@ __all__ = [
     "TimeBank",
     "Unsubscribe",
     "UsePower",
+    "ack",
     "error",
     "parse_client",
 ]
@@ -358,6 +359,33 @@ class Ack(BaseModel):
     table_id: str | None = None
     version: int | None = None
     data: dict[str, Any] | None = None
+
+
+def ack(
+    cid: str,
+    accepted: bool,
+    code: str = "ok",
+    message: str = "",
+    table_id: str | None = None,
+    version: int | None = None,
+    data: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    """An :class:`Ack` as the dict its ``model_dump`` gives, built directly: one per
+    command, on the event loop (a model's validation and dump cost ten times more).
+
+    >>> ack("c1", True, table_id="t") == Ack(id="c1", accepted=True, table_id="t").model_dump()
+    True
+    """
+    return {
+        "type": "ack",
+        "id": cid,
+        "accepted": accepted,
+        "code": code,
+        "message": message,
+        "table_id": table_id,
+        "version": version,
+        "data": data,
+    }
 
 
 class ErrorMessage(BaseModel):

@@ -270,16 +270,7 @@ class WsSession:
         version: int | None = None,
         data: dict[str, Any] | None = None,
     ) -> None:
-        ack = P.Ack(
-            id=cid,
-            accepted=accepted,
-            code=code,
-            message=message,
-            table_id=table_id,
-            version=version,
-            data=data,
-        )
-        self.send(ack.model_dump())
+        self.send(P.ack(cid, accepted, code, message, table_id, version, data))
 
     def _table_info(self, table_id: str) -> dict[str, Any]:
         """The table's lobby row, :meth:`LiveTable.info`."""
