@@ -108,6 +108,9 @@ class Node:
         """The info this process last wrote in each lease it holds (name → epoch, info): a
         renewal writes only the infos that changed (at 1,000 tables, most summaries are
         the same from one round to the next)."""
+        self._plain_rows: dict[str, tuple[Any, dict[str, Any]]] = {}
+        """Each public table's lobby row as last converted (summary → plain), made again
+        only when the table's summary is a new object (``LiveTable.summary``)."""
         self._acquired: set[str] = set()
         """The leases acquired (:meth:`lease`) since the renewal under way started: an
         acquire writes an empty info, before or after that renewal's, so what it wrote
@@ -310,6 +313,8 @@ class Node:
                 store.fence.drop(table_id)
                 del held[table_id]
         public = {s.table_id: s for s in registry.summaries()}  # once: tables can be many
+        for name in [n for n in self._plain_rows if n not in public]:
+            del self._plain_rows[name]
         written = self._written
         info: dict[str, dict[str, Any]] = {}  # only the ones changed since last written
         for name, epoch in held.items():
@@ -369,7 +374,11 @@ class Node:
     def _info(self, table_id: str, public: dict[str, Any]) -> dict[str, Any]:
         info: dict[str, Any] = {"node": self.name, "room": self.room}
         if table_id in public:
-            info["table"] = plain(public[table_id])
+            summary = public[table_id]
+            kept = self._plain_rows.get(table_id)
+            if kept is None or kept[0] is not summary:  # a summary is remade when it changes
+                kept = self._plain_rows[table_id] = (summary, plain(summary))
+            info["table"] = kept[1]
         if table_id == ROOM_LEASE:
             sv = self.sv
             info["tournaments"] = sv.tournaments.summaries() if sv.tournaments else []

@@ -75,6 +75,7 @@ class LiveTable:
     table showed them when the hand began (``BOT 1``, the account name)."""
     recorder: HandRecorder = field(default_factory=HandRecorder)
     """Each hand's unredacted record, fed by the table (what the archive writes)."""
+    _summary: tuple[tuple[Any, ...], TableSummary] | None = None
 
     @property
     def table_id(self) -> str:
@@ -90,10 +91,19 @@ class LiveTable:
         return row
 
     def summary(self) -> TableSummary:
+        """The table's lobby row, made again only when what it says changed (its
+        configuration, players, bots or hands): each process's lease round reads every
+        table's, a few times a second."""
         t = self.actor.table
-        game = t.config.game
         seated = list(t.seats.values())
-        return TableSummary(
+        bots = sum(1 for s in seated if s.is_bot)
+        pots = self.pots
+        stamp = (t.config, len(seated), bots, self.hands, len(pots), pots[-1] if pots else 0)
+        made = self._summary
+        if made is not None and made[0] == stamp:
+            return made[1]
+        game = t.config.game
+        row = TableSummary(
             table_id=self.table_id,
             name=self.spec.name,
             kind=self.spec.kind,
@@ -108,7 +118,7 @@ class LiveTable:
             ),
             seats=t.config.seats,
             players=len(seated),
-            bots=sum(1 for s in seated if s.is_bot),
+            bots=bots,
             average_pot=sum(self.pots) // len(self.pots) if self.pots else 0,
             buy_in_min=t.config.min_buy_in,
             buy_in_max=t.config.buy_in_max,
@@ -116,6 +126,8 @@ class LiveTable:
             spread="-".join(map(str, game.stakes.spread)),
             ante=game.stakes.ante,
         )
+        self._summary = (stamp, row)
+        return row
 
 
 Settlement = tuple[ArchivedHand | None, dict[int, HandCredit]]
