@@ -73,6 +73,7 @@ def test_a_pass_of_the_loop_leaves_in_one_frame_written_at_once() -> None:
         await _passes()
         box.send({"n": 3})
         await _passes()
+        assert asyncio.all_tasks() == {asyncio.current_task()}, "a writer task for nothing"
         return ws, box.metrics
 
     ws, metrics = asyncio.run(go())
@@ -183,7 +184,7 @@ def test_a_reader_too_slow_is_closed_with_1013_after_what_was_queued() -> None:
         await box.closed(timeout=30)
         return ws, box
 
-    ws, box = asyncio.run(go())
+    ws, _ = asyncio.run(go())
     assert _messages(ws.asgi) == list(range(MAX_QUEUE))
     assert ws.closes == [(1013, "too slow: messages are piling up")]
 
