@@ -203,3 +203,18 @@ def test_a_failed_send_stops_the_outbox() -> None:
 
     ws, box = asyncio.run(go())
     assert box.closing and ws.asgi == [] and ws.closes == []
+
+
+def test_a_message_that_cannot_be_encoded_does_not_stall_the_connection() -> None:
+    async def go() -> Socket:
+        ws = Socket()
+        box = _box(ws, lines=False)
+        loop = asyncio.get_running_loop()
+        loop.set_exception_handler(lambda _loop, _context: None)  # the failed flush is logged
+        box.send({"n": object()})  # a bug elsewhere: not JSON
+        await _passes()
+        box.send({"n": 1})
+        await _passes()
+        return ws
+
+    assert _messages(asyncio.run(go()).direct) == [1]

@@ -15,10 +15,9 @@ tests' ``TestClient``) frames wait in a queue for the outbox's writer task, whic
 them through ASGI and so waits for the buffer to drain; once a frame waits there, every
 later one follows it, so the order holds. The writer task is started the first time it
 has something to do (a frame to queue, the close): an idle connection of ``croupier
-serve`` has none, three objects fewer for the collector to scan. A client that lets ``MAX_QUEUE`` messages pile
-up is closed (1013). Before this module each connection's writer task woke once per frame
-(a future, a queue's coroutine, a task step: about six per action at a table of six,
-issue #16).
+serve`` has none. A client that lets ``MAX_QUEUE`` messages pile up is closed (1013).
+Before this module each connection's writer task woke once per frame (a future, a
+queue's coroutine, a task step: about six per action at a table of six, issue #16).
 
 >>> import asyncio
 >>> class Socket:  # what the outbox uses of a Starlette WebSocket
@@ -140,8 +139,8 @@ class Outbox:
             self._flush_handle.cancel()
             self._flush_handle = None
         self._waited = False
-        self._write(self._pending)
-        self._pending = []
+        messages, self._pending = self._pending, []  # taken first: a failure loses no later flush
+        self._write(messages)
 
     def _flush(self) -> None:
         self._flush_handle = None
