@@ -13,7 +13,7 @@ still read no faster than the room handles its messages.
 It also offers the application a way to write a text frame at once, without the ASGI
 round trip (Starlette's ``send``, then uvicorn's, each a coroutine): the scope's
 extension :data:`SEND_NOW` is the protocol's :meth:`RoomWebSocketProtocol.send_text_now`.
-A session's writer (``croupier.server.ws``) writes its frames through it while the
+A session's outbox (``croupier.server.outbox``) writes its frames through it while the
 socket's buffer has room, from a callback rather than a task per socket: one task
 wake-up less per frame, about six per action at a table of six (issue #16). When the
 buffer is full, or the socket closing, it answers ``False`` and the session takes the
