@@ -32,7 +32,22 @@ class Phase(StrEnum):
 
 class HandState:
     """One hand in progress. Treat it as immutable: only this module's transitions build new
-    ones. Read-only views of the interesting parts are exposed as properties."""
+    ones. Read-only views of the interesting parts are exposed as properties.
+
+    A transition changes lists in a copy (:meth:`_clone`) and seals the state it returns
+    (:meth:`_sealed`): its per-player lists become tuples. A tuple of numbers or flags is
+    soon no longer tracked by the garbage collector, and an empty one is shared, so a
+    room's live hands give the collector about half as many objects to scan (issue #16:
+    lists were a third of what each young and middle collection scanned at 1,000 tables).
+
+    >>> from croupier.engine.cards import parse_cards
+    >>> from croupier.engine.game import Game
+    >>> from croupier.engine.state import start_hand
+    >>> deck = parse_cards("AsKs QhQd 2c 7h8h9h 3d Td 4s Jc")
+    >>> s, _ = start_hand(Game.of("nlhe", blinds=(1, 2)), (100, 100), deck)
+    >>> type(s._stacks).__name__, s._draw_queue, type(s._clone()._stacks).__name__
+    ('tuple', (), 'list')
+    """
 
     __slots__ = (
         "_acted",
@@ -213,6 +228,13 @@ class HandState:
             setattr(new, name, list(getattr(self, name)))
         return new
 
+    def _sealed(self) -> HandState:
+        """``self``, its lists turned into tuples: what a transition returns, never to be
+        changed again (replaced below by a generated, unrolled version)."""
+        for name in _LISTS:
+            setattr(self, name, tuple(getattr(self, name)))
+        return self
+
 
 _LISTS: Final = (
     "_acted",
@@ -239,17 +261,24 @@ _LISTS: Final = (
 _SCALARS: Final = tuple(s for s in HandState.__slots__ if s not in _LISTS)
 
 
-def _unrolled_clone() -> object:
-    body = ["def _clone(self):", "    new = _new(HandState)"]
-    body += [f"    new.{name} = self.{name}" for name in _SCALARS]
-    body += [f"    new.{name} = self.{name}[:]" for name in _LISTS]
-    body.append("    return new")
+def _unrolled(name: str, body: list[str]) -> object:
     namespace: dict[str, object] = {"_new": HandState.__new__, "HandState": HandState}
-    exec("\n".join(body), namespace)
-    return namespace["_clone"]
+    exec("\n".join([f"def {name}(self):", *body]), namespace)
+    return namespace[name]
 
 
-HandState._clone = _unrolled_clone()  # type: ignore[method-assign,assignment]
+HandState._clone = _unrolled(  # type: ignore[method-assign,assignment]
+    "_clone",
+    [
+        "    new = _new(HandState)",
+        *(f"    new.{name} = self.{name}" for name in _SCALARS),
+        *(f"    new.{name} = [*self.{name}]" for name in _LISTS),
+        "    return new",
+    ],
+)
+HandState._sealed = _unrolled(  # type: ignore[method-assign,assignment]
+    "_sealed", [*(f"    self.{name} = (*self.{name},)" for name in _LISTS), "    return self"]
+)
 
 
 def take(s: HandState, count: int) -> list[Card]:

@@ -21,7 +21,7 @@ def cap_raise_to_pot(s: HandState, player: int) -> HandState:
         raise IllegalActionError("not_in_hand", f"player {player + 1} is not betting")
     new = s._clone()
     new._pot_limited[player] = True
-    return new
+    return new._sealed()
 
 
 def exchange_hole_card(s: HandState, player: int, card: Card) -> tuple[HandState, list[Event]]:
@@ -37,7 +37,7 @@ def exchange_hole_card(s: HandState, player: int, card: Card) -> tuple[HandState
     index = hole.index(card)
     new._hole[player] = (*hole[:index], received, *hole[index + 1 :])
     new._discards.append(Card(card))
-    return new, [Drew(player, (Card(card),), (received,))]
+    return new._sealed(), [Drew(player, (Card(card),), (received,))]
 
 
 def forbid_raise(s: HandState, player: int) -> HandState:
@@ -47,7 +47,7 @@ def forbid_raise(s: HandState, player: int) -> HandState:
         raise IllegalActionError("not_in_hand", f"no player {player + 1}")
     new = s._clone()
     new._no_raise[player] = True
-    return new
+    return new._sealed()
 
 
 def show_uncontested(s: HandState, player: int) -> tuple[HandState, list[Event]]:
@@ -61,4 +61,4 @@ def show_uncontested(s: HandState, player: int) -> tuple[HandState, list[Event]]
         raise IllegalActionError("already_shown", "these cards are already shown")
     new = s._clone()
     new._shown[player] = True
-    return new, [CardsShown(player, tuple(new._hole[player]), ())]
+    return new._sealed(), [CardsShown(player, tuple(new._hole[player]), ())]

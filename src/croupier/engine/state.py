@@ -237,7 +237,7 @@ def start_hand(
     _deal_street(s, events)
     if not _open_street(s, events, first=True):
         _end_round(s, events)
-    return s, events
+    return s._sealed(), events
 
 
 def _post_big_blind_ante(
@@ -428,7 +428,7 @@ def protect(s: HandState, player: int) -> tuple[HandState, list[Event]]:
             _end_round(new, events)
         else:
             new.actor = nxt
-    return new, events
+    return new._sealed(), events
 
 
 def fold_out(s: HandState, player: int) -> tuple[HandState, list[Event]]:
@@ -443,7 +443,7 @@ def fold_out(s: HandState, player: int) -> tuple[HandState, list[Event]]:
     new._folded[player] = True
     events.append(Acted(player, ActionKind.FOLD, new._bets[player], 0, False))
     _after_action(new, player, events)
-    return new, events
+    return new._sealed(), events
 
 
 # -- legal actions ----------------------------------------------------------------------
@@ -578,7 +578,7 @@ def apply(s: HandState, action: Action) -> tuple[HandState, list[Event]]:
         else:
             raise IllegalActionError("show_or_muck_expected", "at showdown: show or muck")
         _run_showdown(new, events)
-    return new, events
+    return new._sealed(), events
 
 
 def _bet_action(s: HandState, p: int, action: Action, events: list[Event]) -> None:
