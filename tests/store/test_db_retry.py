@@ -57,6 +57,33 @@ def test_a_retry_commits_though_the_failed_attempts_statement_is_still_alive(
     db.close()
 
 
+def test_a_commit_refused_for_a_statement_still_alive_is_run_again_on_another_connection(
+    tmp_path: Path,
+) -> None:
+    # Seen at 1,000 tables under the load harness's GC census (which holds every young
+    # object while it writes): a buy-in's journal write kept a statement alive through its
+    # commit, SQLite refused the commit, and the table crashed. The commit did not happen,
+    # so the work is run again on a fresh connection.
+    db = _db(tmp_path)
+    kept: list[Any] = []
+    attempts = 0
+
+    def work(conn: sa.Connection) -> int:
+        nonlocal attempts
+        attempts += 1
+        result = conn.execute(ROWS.insert().returning(ROWS.c.id), [{"x": attempts}])
+        if attempts == 1:
+            kept.append(result)  # alive, not stepped to the end, when the commit comes
+            return -1
+        return int(result.scalar_one())
+
+    assert db.run(work) == 1
+    assert attempts == 2
+    with db.engine.connect() as conn:  # the refused commit's row is not there
+        assert conn.execute(sa.select(ROWS.c.x)).scalars().all() == [2]
+    db.close()
+
+
 def test_a_failure_that_is_not_retried_still_reaches_the_caller_and_writes_nothing(
     tmp_path: Path,
 ) -> None:

@@ -116,9 +116,12 @@ class SqliteBackend:
         return sqlite_dialect.insert(table).on_conflict_do_nothing()
 
     def is_retryable(self, exc: BaseException) -> bool:
+        # "SQL statements in progress": the commit did not happen (a statement was still
+        # alive on the connection, SQLITE_BUSY); ``Database.run`` throws that connection
+        # away, which rolls the transaction back, and runs the work again on another.
         text = str(exc).lower()
         return isinstance(exc, sa.exc.OperationalError) and (
-            "database is locked" in text or "busy" in text
+            "database is locked" in text or "busy" in text or "statements in progress" in text
         )
 
 

@@ -194,7 +194,13 @@ class Database:
                         # traceback holds its cursor until a collection), and on SQLite
                         # it keeps the connection's next commit from happening ("cannot
                         # commit transaction - SQL statements in progress"): a retry on
-                        # the same connection would fail. The connection is thrown away.
+                        # the same connection would fail. The connection is thrown away,
+                        # after a rollback: a commit SQLite refused for a statement still
+                        # alive ("SQL statements in progress") leaves its transaction open,
+                        # and a connection closed with a live statement lingers, holding
+                        # the write lock, until that statement is freed.
+                        with contextlib.suppress(Exception):
+                            conn.connection.dbapi_connection.rollback()  # type: ignore[union-attr]
                         conn.invalidate()
                         raise
             except sa.exc.DBAPIError as exc:
