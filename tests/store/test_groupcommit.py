@@ -194,6 +194,37 @@ def test_a_strict_flush_raises_when_the_seat_map_could_not_be_written(store: Sto
     assert list(store.journal.records("bad")) == []
 
 
+def test_lanes_take_their_group_once_the_databases_turn_is_theirs(store: Store, url: str) -> None:
+    """Issue #16: at 1,000 tables on two processes a lane took its group, then waited
+    hundreds of ms for SQLite's write turn, and what was queued meanwhile waited for the
+    next transaction. A lane now takes its group once it holds the turn: the records that
+    waited behind it are written in one transaction, not one per lane."""
+    if not url.startswith("sqlite"):
+        pytest.skip("PostgreSQL's writers have no turn to take: the lanes write side by side")
+    tables = [f"t{i}" for i in range(6)]
+
+    async def go() -> GroupCommitJournal:
+        journal = GroupCommitJournal(store.journal, lanes=4, group_after=0.05)
+        logs, seen, failed = _watched(journal, tables, store)
+        with store.journal.turn:  # another writer (another process's) holds the turn
+            for t in tables:
+                journal.append(t, SeatsRecord(SEATS, "sit"))
+                logs[t].publish(SatIn(0), hand_no=0)
+            await asyncio.sleep(0.2)  # the lanes wake, and wait for the turn
+            assert all(seen[t] == [] for t in tables), "published before durable"
+        for t in tables:
+            await asyncio.wait_for(journal.flushed(t), 30)
+        assert failed == []
+        journal.close()
+        return journal
+
+    journal = asyncio.run(go())
+    # every record waited 0.2 s (over ``group_after``): one transaction took them all
+    assert (journal.groups, journal.records_written) == (1, 6)
+    for t in tables:
+        assert list(store.journal.records(t)) == [SeatsRecord(SEATS, "sit")]
+
+
 def test_lanes_write_a_table_alone_until_records_wait(store: Store) -> None:
     """Issue #11 and #16: a lane's transaction holds one table's records (a table whose
     write stalls holds up no other), and the records of other tables join it only once

@@ -146,6 +146,7 @@ class GroupCommitJournal:
         group_after: float = GROUP_AFTER,
     ) -> None:
         self.inner = inner
+        self._turn = inner.turn
         self.max_group = max_group
         self.lanes = max(1, lanes)
         """Writer threads. One: every table's queued records in one transaction. More:
@@ -346,29 +347,42 @@ class GroupCommitJournal:
         self._queue = rest
         return group
 
+    def _ready(self) -> bool:
+        """Under the lock: whether a record waits that a writer could take now."""
+        busy = self._inflight
+        return any(i.table_id not in busy for i in self._queue)
+
     def _writer(self) -> None:
         while True:
             with self._cond:
-                while True:
-                    group = self._take() if self._queue else None
-                    if group is not None or (self._closed and not self._queue):
-                        break
+                while not self._ready():
+                    if self._closed and not self._queue:
+                        return
                     self._cond.wait()
-                if group is None:
-                    return
-                done = threading.Event()
-                tables = {i.table_id for i in group}
-                for t in tables:
-                    self._inflight[t] = done
-            try:
-                self._write(group)
-            finally:
+            # The database's write turn first, the group after: on SQLite the writers of
+            # the room's processes take turns, and a group taken before waiting for the
+            # turn (hundreds of ms at 1,000 tables) left every record queued meanwhile to
+            # the next one. Taken once the turn is ours, a group holds all that waited,
+            # so transactions grow with the load (issue #16). The turn is re-entrant:
+            # the write below takes it again. On PostgreSQL it is nothing.
+            with self._turn:
                 with self._cond:
+                    group = self._take() if self._queue else None
+                    if group is None:
+                        continue  # another writer took them while this one waited
+                    done = threading.Event()
+                    tables = {i.table_id for i in group}
                     for t in tables:
-                        if self._inflight.get(t) is done:
-                            del self._inflight[t]
-                    done.set()
-                    self._cond.notify_all()
+                        self._inflight[t] = done
+                try:
+                    self._write(group)
+                finally:
+                    with self._cond:
+                        for t in tables:
+                            if self._inflight.get(t) is done:
+                                del self._inflight[t]
+                        done.set()
+                        self._cond.notify_all()
 
     def _write(self, group: Sequence[_Item]) -> None:
         with self._cond:

@@ -27,6 +27,7 @@ hand is ever paid twice.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -178,6 +179,13 @@ class SqlJournal:
         self._fence = fence
         """The leases of this process (store/leases.py): a table it leased is written
         only while it still holds the lease, checked in each write's transaction."""
+
+    @property
+    def turn(self) -> contextlib.AbstractContextManager[Any]:
+        """The database's write turn (``Database.serial``): held around each of its
+        transactions, re-entrant; on SQLite one writer at a time across the room's
+        processes, on PostgreSQL nothing."""
+        return self._db.serial
 
     def append(self, table_id: str, record: Record) -> None:
         """Write ``record`` durably (and settle or void the hand it closes)."""
