@@ -6,8 +6,10 @@ one ledger transfer.
 
 Two browser players at a private heads-up table: the one under test shoves every hand,
 the other calls everything (and rebuys the maximum when it busts), so each hand is an
-all-in and the shover busts within a few hands (the bots of a lobby table fold to shoves
-too often: a shover there can win for minutes)."""
+all-in (the bots of a lobby table fold to shoves too often: a shover there can win for
+minutes). A shover who wins leaves and sits down again with the minimum, so it never
+covers the caller and each all-in is a coin toss for the bust: without that, its stack is a
+fair random walk with no ceiling, and one run in ten took more than four minutes."""
 
 from __future__ import annotations
 
@@ -80,40 +82,55 @@ def _act(page: Any, *, shove: bool) -> bool:
     return True
 
 
-def _shove_until_busted(page: Any, caller: Any) -> int:
+def _shove_until_busted(page: Any, caller: Any) -> tuple[int, int]:
     """``page`` shoves, ``caller`` calls (and rebuys the maximum when busted), until
-    ``page``'s rebuy dialog opens; returns how many shoves and calls it took."""
+    ``page``'s rebuy dialog opens; a ``page`` that has won leaves and sits down again with
+    the minimum. Returns how many shoves and calls it took and how many times ``page``
+    sat down again."""
     deadline = time.monotonic() + BUST_LIMIT
-    actions = 0
+    actions = resits = 0
+    leaving = False
     while not page.is_visible("#sit-dialog[open]"):
         assert time.monotonic() < deadline, "not busted in time"
+        if leaving and page.is_visible("#t-sit"):  # the seat is free: back with the minimum
+            _sit(page, BUY_MIN)
+            leaving, resits = False, resits + 1
+        elif not leaving and page.is_visible(".seat.me") and my_seat_stack(page) > BUY_MIN:
+            page.click("#t-leave")  # at the end of the hand if one is being played
+            leaving = True
         actions += _act(page, shove=True)
         actions += _act(caller, shove=False)
         if caller.is_visible("#sit-dialog[open]"):  # the caller busted: rebuy, go on
             caller.click("#sit-confirm")
             caller.wait_for_selector("#sit-dialog:not([open])", state="attached")
         page.wait_for_timeout(100)
-    return actions
+    return actions, resits
 
 
-def _reload_transfers(server: Server, table_id: str, user_id: int) -> list[dict[str, int]]:
-    """The legs of every reload transfer of the user at the table, from the store's ledger
-    (ledger account key -> amount), in order."""
+def _legs(server: Server, table_id: str, kind: str, like: str) -> list[tuple[str, dict[str, int]]]:
+    """Every ``kind`` transfer of the table whose key is like ``bank:<table>:<like>``, from
+    the store's ledger: its key and its legs (ledger account key -> amount), in order."""
     with open_store(f"sqlite:///{server.dir / 'croupier.sqlite3'}") as store:
         rows = store.db.run(
             lambda c: c.exec_driver_sql(
                 "SELECT t.id, t.idem_key, a.key, e.amount FROM transfers t"
                 " JOIN entries e ON e.transfer_id = t.id"
                 " JOIN ledger_accounts a ON a.id = e.account_id"
-                " WHERE t.kind = 'buy_in' AND t.idem_key LIKE ? ORDER BY t.id, e.id",
-                (f"bank:{table_id}:%:reload:%",),
+                " WHERE t.kind = ? AND t.idem_key LIKE ? ORDER BY t.id, e.id",
+                (kind, f"bank:{table_id}:{like}"),
             ).all()
         )
     legs: dict[tuple[int, str], dict[str, int]] = {}
     for tid, idem, account, amount in rows:
         legs.setdefault((int(tid), str(idem)), {})[str(account)] = int(amount)
+    return [(idem, v) for (_, idem), v in legs.items()]
+
+
+def _reload_transfers(server: Server, table_id: str, user_id: int) -> list[dict[str, int]]:
+    """The legs of every reload transfer of the user at the table, from the store's ledger
+    (ledger account key -> amount), in order."""
     mine = user_account(user_id).key
-    return [v for v in legs.values() if mine in v]
+    return [v for _, v in _legs(server, table_id, "buy_in", "%:reload:%") if mine in v]
 
 
 def _refused(page: Any, amount: str, chips: int) -> None:
@@ -153,17 +170,20 @@ def test_busted_player_is_offered_the_real_rebuy(
         caller.goto(link)
         caller.wait_for_selector("#t-sit:not([hidden]), #sit-dialog[open]")
         _sit(caller, BUY_MAX)
-        actions = _shove_until_busted(page, caller)
+        actions, resits = _shove_until_busted(page, caller)
         assert actions >= 2
-        _busted_and_rebuys(server, page, table_id, uid, artifacts)
+        _busted_and_rebuys(server, page, table_id, uid, artifacts, resits)
         assert other.unexpected() == []
     finally:
         other.close()
 
 
-def _busted_and_rebuys(server: Server, page: Any, table_id: str, uid: int, artifacts: Path) -> None:
-    """The rebuy dialog just opened by itself on ``page``: its range, refusals, declining,
-    then a rebuy of 50 checked in the account and the ledger."""
+def _busted_and_rebuys(
+    server: Server, page: Any, table_id: str, uid: int, artifacts: Path, resits: int
+) -> None:
+    """The rebuy dialog just opened by itself on ``page``, which sat down ``1 + resits``
+    times with the minimum: its range, refusals, declining, then a rebuy of 50 checked in
+    the account and the ledger."""
     # at once: the offer came with the hand's end, nobody clicked anything
     assert page.inner_text("#sit-title") == "Reload"
     assert page.inner_text("#sit-confirm") == "Reload"
@@ -175,7 +195,14 @@ def _busted_and_rebuys(server: Server, page: Any, table_id: str, uid: int, artif
     assert untranslated(page) == []
     page.screenshot(path=str(artifacts / "rebuy-dialog.png"))
     chips = _me(page)["chips"]
-    assert chips == 200 - BUY_MIN + 0  # the buy-in was all lost, nothing else moved
+    # the last buy-in was all lost, nothing else moved: the account holds what it was
+    # given, less one minimum buy-in per sitting, plus what each earlier sitting cashed out
+    mine = user_account(uid).key
+    sittings = [v[mine] for _, v in _legs(server, table_id, "buy_in", "%") if mine in v]
+    cashed = [v[mine] for _, v in _legs(server, table_id, "cash_out", "%") if mine in v]
+    assert sittings == [-BUY_MIN] * (1 + resits)
+    assert len(cashed) <= resits and all(c > 0 for c in cashed)  # none if it lost leaving
+    assert chips == 200 - BUY_MIN * (1 + resits) + sum(cashed)
 
     _refused(page, "5", chips)
     _refused(page, "500", chips)
