@@ -194,6 +194,32 @@ def test_a_strict_flush_raises_when_the_seat_map_could_not_be_written(store: Sto
     assert list(store.journal.records("bad")) == []
 
 
+def test_a_record_that_cannot_be_encoded_stops_its_table_only(store: Store) -> None:
+    """A record refused before any statement (here a table id over 100 characters, found
+    when the group is encoded) fails its table alone; the group's other records are
+    written."""
+    bad = "b" * 101
+
+    async def go() -> tuple[dict[str, list[tuple[int, int]]], list[str]]:
+        journal = GroupCommitJournal(store.journal)
+        logs, seen, failed = _watched(journal, ["ok", bad], store)
+        with journal._cond:
+            journal.append(bad, SeatsRecord(SEATS, "sit"))
+            logs[bad].publish(SatIn(0), hand_no=0)
+            journal.append("ok", SeatsRecord(SEATS, "sit"))
+            logs["ok"].publish(SatIn(0), hand_no=0)
+        await asyncio.wait_for(journal.flushed("ok"), 30)
+        await asyncio.wait_for(journal.flushed(bad), 30)
+        await async_wait_until(lambda: failed, 10, "the failed table told of its failure")
+        journal.close()
+        return seen, failed
+
+    seen, failed = asyncio.run(go())
+    assert failed == [bad]
+    assert seen == {"ok": [(1, 1)], bad: []}, "the failed table's event was published"
+    assert list(store.journal.records("ok")) == [SeatsRecord(SEATS, "sit")]
+
+
 def test_lanes_take_their_group_once_the_databases_turn_is_theirs(store: Store, url: str) -> None:
     """Issue #16: at 1,000 tables on two processes a lane took its group, then waited
     hundreds of ms for SQLite's write turn, and what was queued meanwhile waited for the

@@ -146,7 +146,6 @@ class GroupCommitJournal:
         group_after: float = GROUP_AFTER,
     ) -> None:
         self.inner = inner
-        self._turn = inner.turn
         self.max_group = max_group
         self.lanes = max(1, lanes)
         """Writer threads. One: every table's queued records in one transaction. More:
@@ -365,7 +364,7 @@ class GroupCommitJournal:
             # the next one. Taken once the turn is ours, a group holds all that waited,
             # so transactions grow with the load (issue #16). The turn is re-entrant:
             # the write below takes it again. On PostgreSQL it is nothing.
-            with self._turn:
+            with self.inner.turn:
                 with self._cond:
                     group = self._take() if self._queue else None
                     if group is None:
