@@ -67,8 +67,9 @@ MAX_GROUP = 512
 
 GROUP_AFTER = 0.050
 """Seconds after which a queued record joins the next transaction of any writer lane,
-with other tables' records. A lane writes one table's records, so that a table whose
-write stalls holds up no other (issue #11); but when records wait this long, the lanes
+with other tables' records. On PostgreSQL a lane writes one table's records, so that a
+table whose write stalls holds up no other (issue #11; on SQLite a lane takes every
+table's: :attr:`GroupCommitJournal.alone`); but when records wait this long, the lanes
 are not keeping up, and many tables in one transaction cost little more than one
 (:meth:`SqlJournal.append_many` writes a group set-wise; SQLite has one writer anyway):
 at 1,000 tables a transaction per table saturated the database (issue #16)."""
@@ -144,16 +145,25 @@ class GroupCommitJournal:
         max_group: int = MAX_GROUP,
         lanes: int = 1,
         group_after: float = GROUP_AFTER,
+        alone: bool | None = None,
     ) -> None:
         self.inner = inner
         self.max_group = max_group
         self.lanes = max(1, lanes)
         """Writer threads. One: every table's queued records in one transaction. More:
-        each transaction holds one table's queued records and the lanes write different
-        tables at once, so a table whose write stalls holds up no other table; but the
-        records of other tables that have waited ``group_after`` seconds already join
-        it (the lanes are not keeping up: see :data:`GROUP_AFTER`)."""
+        the lanes write different tables at once, each transaction one table's queued
+        records where :attr:`alone` (the records of other tables that have waited
+        ``group_after`` seconds join it: the lanes are not keeping up, see
+        :data:`GROUP_AFTER`)."""
         self.group_after = group_after
+        self.alone = (self.lanes > 1 and not inner.one_writer) if alone is None else alone
+        """Whether a lane's transaction holds one table's records (and the records of
+        other tables that have waited ``group_after``), so that a table whose write
+        stalls holds up no other: with several lanes on PostgreSQL. Not on SQLite, whose
+        one writer at a time makes a lane holding the turn hold up every other lane
+        whatever it writes: there a lane takes every table's queued records, and a
+        record waits for one turn rather than for one per table queued before it
+        (issue #16)."""
         self._queue: deque[_Item] = deque()
         self._cond = threading.Condition()
         self._watched: dict[str, _Watch] = {}
@@ -322,15 +332,15 @@ class GroupCommitJournal:
 
     def _take(self) -> list[_Item] | None:
         """Under the lock: the next group to write (``None``: nothing for this writer
-        now): with one lane, every table's records; with several, the first table's
-        records and those of other tables queued :attr:`group_after` ago or more.
+        now): every table's records, or where :attr:`alone` the first table's records
+        and those of other tables queued :attr:`group_after` ago or more.
         Records of a table another writer is writing wait for it (a table's records stay
         in order)."""
         busy = self._inflight
         first = next((i for i in self._queue if i.table_id not in busy), None)
         if first is None:
             return None
-        solo = self.lanes > 1
+        solo = self.alone
         late = time.monotonic() - self.group_after
         group: list[_Item] = []
         rest: deque[_Item] = deque()

@@ -187,6 +187,12 @@ class SqlJournal:
         processes, on PostgreSQL nothing."""
         return self._db.serial
 
+    @property
+    def one_writer(self) -> bool:
+        """Whether the database writes one transaction at a time (SQLite): a writer
+        holding :attr:`turn` holds up every other, whatever it writes."""
+        return self._db.backend.name == "sqlite"
+
     def append(self, table_id: str, record: Record) -> None:
         """Write ``record`` durably (and settle or void the hand it closes)."""
         self.append_many(((table_id, record),))
