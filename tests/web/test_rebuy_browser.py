@@ -18,6 +18,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
+
 from croupier.store import open_store
 from croupier.store.ledger import escrow_account, user_account
 from tests.web.conftest import Page, Server
@@ -25,6 +27,7 @@ from tests.web.flows import exchange, my_seat_stack, sign_up, state, untranslate
 
 BUY_MIN, BUY_MAX = 30, 70
 BUST_LIMIT = 240.0  # seconds: each hand is an all-in, a bust comes in a few hands
+ACT_WAIT = 5000  # ms a click waits for its button: the bar can change under it
 
 
 def _me(page: Any) -> dict[str, Any]:
@@ -68,17 +71,21 @@ def _act(page: Any, *, shove: bool) -> bool:
         "window.__croupier.table.busy"
     ):
         return False
-    if page.is_visible("#a-show"):
-        page.click("#a-show")
-    elif shove and page.is_visible("#a-raise"):
-        page.click("#sizing [data-preset=max]")
-        page.click("#a-raise")
-    elif page.is_visible("#a-call"):
-        page.click("#a-call")
-    elif page.is_visible("#a-check"):
-        page.click("#a-check")
-    else:
-        return False
+    try:
+        if page.is_visible("#a-show"):
+            page.click("#a-show", timeout=ACT_WAIT)
+        elif shove and page.is_visible("#a-raise"):
+            if page.is_visible("#sizing"):  # hidden when one size is legal: the button's
+                page.click("#sizing [data-preset=max]", timeout=ACT_WAIT)
+            page.click("#a-raise", timeout=ACT_WAIT)
+        elif page.is_visible("#a-call"):
+            page.click("#a-call", timeout=ACT_WAIT)
+        elif page.is_visible("#a-check"):
+            page.click("#a-check", timeout=ACT_WAIT)
+        else:
+            return False
+    except PlaywrightTimeoutError:
+        return False  # the turn ended under the click (a timeout, an automatic action)
     return True
 
 
@@ -98,7 +105,8 @@ def _shove_until_busted(page: Any, caller: Any) -> tuple[int, int]:
         elif not leaving and page.is_visible(".seat.me") and my_seat_stack(page) > BUY_MIN:
             page.click("#t-leave")  # at the end of the hand if one is being played
             leaving = True
-        actions += _act(page, shove=True)
+        if not leaving:  # a leaving player's turns are the table's (it folds or checks)
+            actions += _act(page, shove=True)
         actions += _act(caller, shove=False)
         if caller.is_visible("#sit-dialog[open]"):  # the caller busted: rebuy, go on
             caller.click("#sit-confirm")
