@@ -64,11 +64,42 @@ def test_bad_messages_get_codes_and_change_nothing(server: LiveServer) -> None:
         table = server.app.state.services.registry.get(TABLE).actor.table
         me = str(before["id"])
 
+        mine = next(s.seat for s in table.seats.values() if s.player_id == me)
+
         def out_of_hands() -> bool:
-            mine = next(s.seat for s in table.seats.values() if s.player_id == me)
             return table.hand is None or table.plan is None or mine not in table.plan.seats
 
-        await c.wait_reading(out_of_hands, 120, "mallory out of the hand in play")
+        def my_turn() -> bool:
+            hand, plan = table.hand, table.plan
+            return (
+                hand is not None
+                and plan is not None
+                and 0 <= hand.actor < len(plan.seats)
+                and plan.seats[hand.actor] == mine
+            )
+
+        # Sitting out takes effect from the next hand: dealt into the one in play, she plays
+        # it out herself (folds; checks where nothing is owed; mucks at showdown) rather
+        # than leaving it to her clock on every street (a big blind's four clocks ran the
+        # wait out in CI).
+        moves = (
+            {"type": "act", "action": "fold"},
+            {"type": "act", "action": "check"},
+            {"type": "show", "show": False},
+            {"type": "show", "show": True},
+        )
+        for _ in range(40):
+            if out_of_hands():
+                break
+            if my_turn():
+                for move in moves:
+                    if (await c.command({**move, "table_id": TABLE}))["accepted"]:
+                        break
+            else:
+                await c.wait_reading(
+                    lambda: out_of_hands() or my_turn(), 120, "mallory out of the hand in play"
+                )
+        assert out_of_hands(), "mallory is still in the hand in play"
         stack = next(s.stack for s in table.seats.values() if s.player_id == me)
         raw_cases = [
             ("{not json", "bad_json"),
