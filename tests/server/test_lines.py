@@ -114,7 +114,9 @@ def test_a_bad_lines_value_is_refused_and_hello_can_follow(server: LiveServer) -
 def test_a_players_ack_rides_in_the_frame_of_the_events_it_made(server: LiveServer) -> None:
     """R-FAIR-1, issue #16: with ``lines``, a player's ack is written in the same frame as
     the events its action made (the ``acted`` broadcast first, then the ack): one frame
-    per action for the player who acts, not two."""
+    per action for the player who acts, not two. An action that ends its hand is
+    broadcast at once, and its ack rides with the settlement's events, which wait for
+    their record to be durable."""
     token = register_and_login(server.url, "liner")
     with httpx.Client(
         base_url=server.url, headers={"Origin": ORIGIN, "Authorization": f"Bearer {token}"}
@@ -156,13 +158,15 @@ def test_a_players_ack_rides_in_the_frame_of_the_events_it_made(server: LiveServ
     acked = [(f, m) for f in frames for m in f if m["type"] == "ack" and m["id"].startswith("a")]
     accepted = [(f, m) for f, m in acked if m["accepted"]]
     assert len(accepted) >= 3, acked
+    endings = 0
     for frame, ack in accepted:
         kinds = [m["event"]["type"] if m["type"] == "event" else m["type"] for m in frame]
-        acted = [
-            i
-            for i, m in enumerate(frame)
-            if m["type"] == "event"
-            and m["event"]["type"] == "acted"
-            and m["version"] <= ack["version"]
-        ]
-        assert acted and acted[-1] < frame.index(ack), kinds
+        at = frame.index(ack)
+        made = [i for i, m in enumerate(frame) if m["type"] == "event"]
+        assert made and made[-1] < at and frame[made[-1]]["version"] == ack["version"], kinds
+        if "acted" not in kinds[:at]:
+            # it ended the hand: its ``acted`` went out at once, and the ack waited with
+            # the settlement's events for their record (R-CRASH-1)
+            assert "hand_settled" in kinds[:at], kinds
+            endings += 1
+    assert endings < len(accepted), "every action ended its hand"

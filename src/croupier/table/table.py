@@ -8,7 +8,9 @@ mailbox, which makes it the table's only writer. Timers come from the injected
 (the actor's mailbox), so a timeout is handled like any command.
 
 Order of effects for each change: validate (a refusal changes nothing), journal what must
-survive a crash, then publish the events.
+survive a crash, then publish the events. A player's decision is no record (a crash in
+the middle of a hand cancels it), so the decision that ends a hand is published before
+its settlement is journaled, and what the settlement decides after it.
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ from typing import Any, Protocol
 from croupier.engine import actions as A
 from croupier.engine.cards import parse_cards
 from croupier.engine.errors import EngineError, IllegalActionError, InconsistentStateError
-from croupier.engine.events import Event, HandEnded
+from croupier.engine.events import Acted, CardsMucked, CardsShown, Drew, Event, HandEnded
 from croupier.engine.game import Stakes
 from croupier.engine.rng import Shuffler, SystemShuffler
 from croupier.engine.settle import can_still_win
@@ -111,6 +113,9 @@ deals it (through the table's mailbox) and returns ``True``, or returns ``False`
 the table no longer waits for it (dealt, held or rescheduled since). Nothing polls: a
 room pacing a thousand tables on its archive wakes them as the archive catches up.
 """
+DECISIONS = (Acted, Drew, CardsShown, CardsMucked)
+"""The engine events that record a player's decision (the first event of the decision
+that ends a hand is published before its settlement is journaled, see ``_settle``)."""
 ANSWERS_KEPT = 300
 """Answered commands kept per table for repeated ids (the newest; see ANSWERS_SECONDS)."""
 ANSWERS_SECONDS = 120.0
@@ -695,6 +700,12 @@ class Table:
             if destellos is not None:
                 seat = replace(seat, destellos=destellos[pos])
             self.set_seat(seat)
+        # The decision that ended the hand is published now, as every decision before it
+        # was: no decision is a record, and a crash before the settlement is durable
+        # cancels the hand whatever its players saw of it (R-CRASH-1). What the settlement
+        # decides (the cards shown down, the pots, the stacks) waits for its record.
+        lead = 1 if events and isinstance(events[0], DECISIONS) else 0
+        self.publish_engine(events[:lead])
         self.journal.append(
             self.id,
             HandEndRecord(
@@ -708,7 +719,7 @@ class Table:
         )
         self.fault("settled_journaled")
         self.rake_total += result.rake
-        self.publish_engine(events)
+        self.publish_engine(events[lead:])
         stacks = tuple((s, result.stacks[pos]) for pos, s in enumerate(self.plan.seats))
         self.publish(HandSettled(self.hand_no, stacks, result.rake))
         self.fault("settled_published")
