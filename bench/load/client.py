@@ -89,6 +89,9 @@ class Worker:
         self.pending: dict[str, tuple[float, str, int]] = {}
         self.seq = 0
         self.samples: list[float] = []
+        self.settle_samples: list[float] = []
+        self.settled: dict[str, int] = {}
+        """Per table, the action whose settlement was sampled (one sample per hand)."""
         self._cpu0 = time.process_time()
         self.counters = Counters()
         self.measuring = False
@@ -225,6 +228,18 @@ class Worker:
                         p.seen = pend[2]
                         if self.measuring:
                             self.samples.append(time.monotonic() - pend[0])
+            elif etype == "hand_settled":
+                # the hand's settlement after the action that ended it (it waits for its
+                # journal record), once per hand, at the first other player it reaches
+                pend = self.pending.get(p.table_id)
+                if (
+                    pend is not None
+                    and pend[1] != p.pid
+                    and self.settled.get(p.table_id) != pend[2]
+                ):
+                    self.settled[p.table_id] = pend[2]
+                    if self.measuring:
+                        self.settle_samples.append(time.monotonic() - pend[0])
             elif etype == "turn":
                 if ev.get("player_id") == p.pid and ev.get("view"):
                     legal = (ev["view"] or {}).get("legal") or {}
@@ -270,6 +285,7 @@ class Worker:
     def start(self) -> None:
         self.samples = []
         self.relay_samples = []
+        self.settle_samples = []
         self.counters = Counters()
         self.measuring = True
         self._cpu0 = time.process_time()
@@ -280,6 +296,7 @@ class Worker:
         return {
             "samples": self.samples,
             "relay_samples": self.relay_samples,
+            "settle_samples": self.settle_samples,
             "relay_gaps": c.relay_gaps,
             "relay_frames": c.relay_frames,
             "actions": c.actions,

@@ -65,6 +65,9 @@ class Row:
     relay: Summary | None = None
     """Action → ``acted`` frame at the guest watchers of another process (relayed through
     Redis), with ``--relay-watchers``."""
+    settle: Summary | None = None
+    """The action that ended a hand → that hand's ``hand_settled`` at another player (it
+    waits for the settlement's journal record; the ``acted`` does not), croupier only."""
     relay_gaps: int = 0
     relay_frames: int = 0
     relay_local: bool = False
@@ -412,6 +415,11 @@ def run_step(
             else None
         ),
         relay_local=local,
+        settle=(
+            summarize(settled)
+            if (settled := [s for st in stats for s in st["settle_samples"]])
+            else None
+        ),
         relay_gaps=sum(st["relay_gaps"] for st in stats),
         relay_frames=sum(st["relay_frames"] for st in stats),
         frames_out=int(report.get("frames_out", 0)),
@@ -482,6 +490,18 @@ def store_line(r: Row) -> str:
         f"  journal, the longest: record queued → durable {wait:.0f} ms, transaction "
         f"{write:.0f} ms, write on the caller's thread {sync:.0f} ms{share}; Python's "
         f"allocated blocks {r.blocks_start:,} → {r.blocks:,}{leases}"
+    )
+
+
+def settle_line(r: Row) -> str:
+    """How long a hand's settlement followed the action that ended it (``r.settle``)."""
+    if r.settle is None:
+        return ""
+    lat = r.settle.cells
+    return (
+        f"  a hand's settlement after the action that ended it (its record durable first): "
+        f"p50 {lat[0]} ms, p90 {lat[1]} ms, p99 {lat[2]} ms, p999 {lat[3]} ms, max {lat[4]} ms "
+        f"({r.settle.count:,} hands)"
     )
 
 
@@ -641,6 +661,8 @@ def main(argv: list[str] | None = None) -> list[Row]:
                 if row.frames_out:
                     print(frames_line(row), flush=True)
                 if line := store_line(row):
+                    print(line, flush=True)
+                if line := settle_line(row):
                     print(line, flush=True)
                 print(
                     f"  {row.gc_count:,} collections, the longest {row.gc_max_ms:.0f} ms, "

@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 
 import pytest
-from bench.load.run import format_row, main, ratio_line, relay_line, store_line
+from bench.load.run import format_row, main, ratio_line, relay_line, settle_line, store_line
 
 pytestmark = [pytest.mark.slow, pytest.mark.rules("R-CRASH-1")]
 
@@ -57,6 +57,12 @@ def test_a_short_ramp_measures_both_servers(tmp_path, capsys) -> None:  # type: 
         assert 0 <= cpu <= pause + 1.0, (cro.gc_max_gen_ms, cro.gc_cpu_max_gen_ms)
     assert "(the most CPU time one took: " in out
     assert store_line(cro) in out
+    # a hand's settlement after the action that ended it (it waits for its record): the
+    # baseline has none; croupier's, where a hand ended in the window (a hand of checks
+    # and calls takes about 25 actions, so a 12 s window may hold none)
+    assert base.settle is None and settle_line(base) == ""
+    if cro.settle is not None:
+        assert 0 < cro.settle.p50 <= cro.settle.max and settle_line(cro) in out
     assert (f"of {records:,} records durable" in out) == (records > 0)
     assert format_row(cro) in out and ratio_line(base, cro) in out
     assert (tmp_path / "rows.json").read_text().count('"mode"') == 2
