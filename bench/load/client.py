@@ -90,8 +90,10 @@ class Worker:
         self.seq = 0
         self.samples: list[float] = []
         self.settle_samples: list[float] = []
+        self.last_sent: dict[str, tuple[float, str, int]] = {}
+        """Per table, the latest command sent (an action, or a show at the showdown)."""
         self.settled: dict[str, int] = {}
-        """Per table, the action whose settlement was sampled (one sample per hand)."""
+        """Per table, the command whose settlement was sampled (one sample per hand)."""
         self._cpu0 = time.process_time()
         self.counters = Counters()
         self.measuring = False
@@ -229,17 +231,18 @@ class Worker:
                         if self.measuring:
                             self.samples.append(time.monotonic() - pend[0])
             elif etype == "hand_settled":
-                # the hand's settlement after the action that ended it (it waits for its
-                # journal record), once per hand, at the first other player it reaches
-                pend = self.pending.get(p.table_id)
+                # the hand's settlement after the command that ended it (an action, or the
+                # last show at the showdown; it waits for its journal record), once per
+                # hand, at the first other player it reaches
+                sent = self.last_sent.get(p.table_id)
                 if (
-                    pend is not None
-                    and pend[1] != p.pid
-                    and self.settled.get(p.table_id) != pend[2]
+                    sent is not None
+                    and sent[1] != p.pid
+                    and self.settled.get(p.table_id) != sent[2]
                 ):
-                    self.settled[p.table_id] = pend[2]
+                    self.settled[p.table_id] = sent[2]
                     if self.measuring:
-                        self.settle_samples.append(time.monotonic() - pend[0])
+                        self.settle_samples.append(time.monotonic() - sent[0])
             elif etype == "turn":
                 if ev.get("player_id") == p.pid and ev.get("view"):
                     legal = (ev["view"] or {}).get("legal") or {}
@@ -272,8 +275,9 @@ class Worker:
         p.ids += 1
         body["id"] = f"a{p.ids}"
         self.seq += 1
+        self.last_sent[p.table_id] = (time.monotonic(), p.pid, self.seq)
         if body["type"] == "act":
-            self.pending[p.table_id] = (time.monotonic(), p.pid, self.seq)
+            self.pending[p.table_id] = self.last_sent[p.table_id]
         if self.measuring:
             self.counters.actions += 1
         assert p.ws is not None

@@ -66,8 +66,9 @@ class Row:
     """Action → ``acted`` frame at the guest watchers of another process (relayed through
     Redis), with ``--relay-watchers``."""
     settle: Summary | None = None
-    """The action that ended a hand → that hand's ``hand_settled`` at another player (it
-    waits for the settlement's journal record; the ``acted`` does not), croupier only."""
+    """The command that ended a hand (an action, or the last show at the showdown) → that
+    hand's ``hand_settled`` at another player (it waits for the settlement's journal
+    record; the ``acted`` does not), croupier only."""
     relay_gaps: int = 0
     relay_frames: int = 0
     relay_local: bool = False
@@ -499,7 +500,7 @@ def settle_line(r: Row) -> str:
         return ""
     lat = r.settle.cells
     return (
-        f"  a hand's settlement after the action that ended it (its record durable first): "
+        f"  a hand's settlement after the command that ended it (its record durable first): "
         f"p50 {lat[0]} ms, p90 {lat[1]} ms, p99 {lat[2]} ms, p999 {lat[3]} ms, max {lat[4]} ms "
         f"({r.settle.count:,} hands)"
     )
