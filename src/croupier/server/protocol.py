@@ -20,13 +20,13 @@ croupier.server.protocol.ProtocolError: a message is a JSON object with a "type"
 
 from __future__ import annotations
 
-import json
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, TypeAdapter, ValidationError
 
 from croupier.engine.actions import BetKind
 from croupier.engine.errors import CodedError
+from croupier.jsontext import loads_json
 
 __all__ = [
     "CLIENT_MESSAGES",
@@ -329,7 +329,7 @@ def parse_client(text: str | bytes) -> Any:
     ``type``), ``unknown_type``, ``invalid`` (fields: wrong type, out of range, unknown).
     """
     try:
-        data = json.loads(text)
+        data = loads_json(text)
     except (ValueError, UnicodeDecodeError, RecursionError):
         raise ProtocolError("bad_json", "a message is one JSON object") from None
     if not isinstance(data, dict) or not isinstance(data.get("type"), str):

@@ -21,11 +21,9 @@ croupier.store.errors.UnsupportedDatabaseError: unsupported database URL 'mysql:
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-import orjson
 import sqlalchemy as sa
 from sqlalchemy import event
 from sqlalchemy.dialects import postgresql as pg_dialect
@@ -33,39 +31,10 @@ from sqlalchemy.dialects import sqlite as sqlite_dialect
 from sqlalchemy.engine import Engine
 from sqlalchemy.pool import StaticPool
 
+from croupier.jsontext import loads_json
 from croupier.store.errors import UnsupportedDatabaseError
 
-__all__ = ["Backend", "PostgresBackend", "SqliteBackend", "backend_for", "loads_json"]
-
-
-_DIGITS = bytes(48 if chr(c).isdigit() and c < 128 else 32 for c in range(256))
-"""Each ASCII digit to ``0``, every other byte to a space: 19 ``0`` in a row in a document
-so translated is maybe an integer past 64 bits, which orjson would read as a float (a
-``bytes.translate`` and a search: a fraction of a parse, where a regular expression
-cost more than the parse)."""
-_LONG_NUMBER = b"0" * 19
-
-
-def loads_json(text: str | bytes) -> Any:
-    """A JSON column's value, as both engines read them: orjson's parse, several times
-    faster than the standard library's (a round of the leases reads a thousand lobby rows:
-    ``bench/bench_leases.py``), and the standard library's for a document orjson refuses
-    (``NaN``, a lone surrogate) or might read otherwise (19 digits in a row: orjson reads
-    an integer past 64 bits as a float), so every stored document reads exactly as
-    before.
-
-    >>> loads_json('{"a": [1, 2.5, null, "é"]}')
-    {'a': [1, 2.5, None, 'é']}
-    >>> loads_json('[NaN, 1180591620717411303425, "\\\\ud800"]')
-    [nan, 1180591620717411303425, '\ud800']
-    """
-    raw = text.encode(errors="surrogatepass") if isinstance(text, str) else text
-    if _LONG_NUMBER not in raw.translate(_DIGITS):
-        try:
-            return orjson.loads(text)
-        except orjson.JSONDecodeError:
-            pass
-    return json.loads(text)
+__all__ = ["Backend", "PostgresBackend", "SqliteBackend", "backend_for"]
 
 
 class Backend(Protocol):
