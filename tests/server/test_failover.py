@@ -323,6 +323,50 @@ def test_a_round_writes_only_the_lobby_rows_that_changed(database_url: str) -> N
         store.close()
 
 
+def test_a_round_keeps_the_other_processes_unchanged_leases(database_url: str) -> None:
+    """R-LOBBY-1: each round reads every lease row; another process's lease whose holder,
+    epoch and lobby row did not change keeps its object (nothing new for the collector to
+    scan, round after round), a changed lobby row or a new epoch gives a new one, and an
+    expired lease leaves ``others``."""
+    store = open_store(database_url)
+    registry = _Registry({"t1": _summary("t1", 1)})
+    settings = Settings(node_id="b", nodes=("a", "b"))
+    sv = SimpleNamespace(
+        settings=settings, store=store, registry=registry, tournaments=None, casino=None
+    )
+    node = Node(sv)  # type: ignore[arg-type]
+    row = {"node": "a", "room": False, "table": {"table_id": "t9", "players": 2}}
+
+    async def rounds() -> None:
+        assert await node.lease("t1")
+        assert store.leases.acquire("t9", "a/other", url="http://a", ttl=30, info=row)
+        await node.tick()
+        first = node.others["t9"]
+        assert dict(first.info) == row and first.url == "http://a"
+        store.leases.renew("a/other", {"t9": 1}, ttl=60)  # only its expiry moves
+        await node.tick()
+        assert node.others["t9"] is first
+        assert node.remote_tables() == [{"table_id": "t9", "players": 2, "node_url": "http://a"}]
+        changed = {**row, "table": {"table_id": "t9", "players": 3}}
+        store.leases.renew("a/other", {"t9": 1}, ttl=60, info={"t9": changed})
+        await node.tick()
+        assert node.others["t9"] is not first and dict(node.others["t9"].info) == changed
+        assert node.remote_tables()[0]["players"] == 3
+        store.db.run(
+            lambda conn: conn.execute(
+                table_leases.update().where(table_leases.c.name == "t9").values(expires_ms=0)
+            )
+        )
+        await node.tick()
+        assert "t9" not in node.others
+
+    try:
+        asyncio.run(rounds())
+    finally:
+        asyncio.run(node.close())
+        store.close()
+
+
 def _node_serving_t1(store: Any, *, lease_seconds: float) -> Node:
     """Process b of a room of two, serving one table, ``t1`` (no server around it)."""
     settings = Settings(node_id="b", nodes=("a", "b"), lease_seconds=lease_seconds)
