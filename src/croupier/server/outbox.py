@@ -88,7 +88,8 @@ class Outbox:
         """Frames for the writer task, in order, with the number of messages each holds."""
         self._queued_messages = 0
         self._close: tuple[int, str] | None = None
-        self._wake: asyncio.Event = asyncio.Event()
+        self._wake: asyncio.Event | None = None
+        """Wakes the writer task; made with it (most connections never need one)."""
         self._send_now: Callable[[str], bool] | None = None
         self._task: asyncio.Task[None] | None = None
 
@@ -98,6 +99,8 @@ class Outbox:
         self._send_now = extensions.get(SEND_NOW)
 
     def _wake_writer(self) -> None:
+        if self._wake is None:
+            self._wake = asyncio.Event()
         if self._task is None:
             self._task = asyncio.create_task(self._writer())
         self._wake.set()
@@ -183,10 +186,12 @@ class Outbox:
         """Send the frames the direct path could not, in order, then the close."""
         queue = self._queue
         metrics = self.metrics
+        wake = self._wake
+        assert wake is not None  # made before the task
         while True:
             while not queue and self._close is None:
-                self._wake.clear()
-                await self._wake.wait()
+                wake.clear()
+                await wake.wait()
             if not queue:
                 assert self._close is not None
                 code, reason = self._close

@@ -18,12 +18,19 @@ socket's buffer has room, from a callback rather than a task per socket: one tas
 wake-up less per frame, about six per action at a table of six (issue #16). When the
 buffer is full, or the socket closing, it answers ``False`` and the session takes the
 ASGI path, which waits for the buffer to drain or reports the disconnection.
+
+Once the handshake's answer is made, the protocol lets go of what only the handshake
+needed: uvicorn keeps its request and response for the connection's life, and the
+websockets parser the request. Their headers (a list per header name) were about a sixth
+of the objects a connection kept, each scanned by every full collection (issue #16,
+docs/benchmarks.md).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from uvicorn._types import ASGISendEvent
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 from websockets.exceptions import InvalidState
 from websockets.http11 import Request
@@ -52,9 +59,20 @@ class RoomWebSocketProtocol(WebSocketsSansIOProtocol):
 
     def handle_connect(self, event: Request) -> None:
         super().handle_connect(event)
+        # The scope has its own copy of the headers, and the handshake's answer is made
+        # (``conn.accept``): nothing reads the request's again, but the websockets parser
+        # keeps the request for the connection's life (a local of its generator).
+        event.headers.clear()
         scope = getattr(self, "scope", None)  # none when the handshake was refused
         if scope is not None:  # the application's task is created, not started yet
             scope["extensions"][SEND_NOW] = self.send_text_now
+
+    async def send(self, message: ASGISendEvent) -> None:
+        await super().send(message)
+        if message["type"] == "websocket.accept" and self.handshake_complete:
+            # Read by uvicorn only until its answer is sent (``handle_connect``, ``send``).
+            self.__dict__.pop("request", None)
+            self.__dict__.pop("response", None)
 
     def send_text_now(self, text: str) -> bool:
         """Write ``text`` as one text frame now, if the handshake is done, no close was

@@ -55,14 +55,24 @@ log = logging.getLogger("croupier.table")
 
 
 class EventStream:
-    """A subscription whose events arrive in an :class:`asyncio.Queue`."""
+    """A subscription whose events arrive in an :class:`asyncio.Queue`, or to a callback
+    (a WebSocket session's): then the stream has no queue (``queued`` false), since an
+    unused queue is six more objects a connection keeps and every full collection scans
+    (issue #16)."""
 
-    def __init__(self, actor: TableActor, player_id: str | None) -> None:
-        self.queue: asyncio.Queue[TableEvent] = asyncio.Queue()
+    def __init__(self, actor: TableActor, player_id: str | None, *, queued: bool = True) -> None:
+        self._queue: asyncio.Queue[TableEvent] | None = asyncio.Queue() if queued else None
         self.player_id = player_id
         self._actor = actor
         self.subscription: Subscription | None = None
         self.initial: TableSnapshot | list[TableEvent] = []
+
+    @property
+    def queue(self) -> asyncio.Queue[TableEvent]:
+        """Where the events arrive; a stream delivering to a callback has none."""
+        if self._queue is None:
+            raise RuntimeError("this stream delivers its events to a callback")
+        return self._queue
 
     async def get(self) -> TableEvent:
         return await self.queue.get()
@@ -238,7 +248,7 @@ class TableActor(MailboxActor[Message, CommandResult]):
         """Subscribe ``player_id`` (``None``: spectator): events arrive redacted for them in
         the stream's queue, or to ``callback`` if given. ``stream.initial`` holds the
         events after ``since`` or a snapshot (R-TIME-3 resync)."""
-        stream = EventStream(self, player_id)
+        stream = EventStream(self, player_id, queued=callback is None)
         deliver = callback if callback is not None else stream.queue.put_nowait
 
         stream.subscription, stream.initial = self.table.subscribe(
