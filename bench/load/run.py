@@ -96,6 +96,13 @@ class Row:
     """Memory blocks held by Python's allocator at the window's start (``sys.getallocatedblocks``)…"""
     blocks: int = 0
     """…and at its end."""
+    full_ms: float = 0.0
+    """A full collection forced right after the window (``Probe.full_collection``): its
+    pause, the longest of the processes…"""
+    full_cpu_ms: float = 0.0
+    """…its CPU time…"""
+    full_scanned: int = 0
+    """…and the objects it scanned (that process's)."""
     leases: tuple[int, int, float] = (0, 0, 0.0)
     """A room of several processes (``--nodes``), since its processes started: the tables
     taken over, the tables lost (both 0 while every process keeps up), and the longest
@@ -235,10 +242,22 @@ def _combined(reports: list[dict[str, Any]]) -> dict[str, Any]:
         "blocks_start": sum(int(r.get("blocks_start", 0)) for r in reports),
         **{k: max(float(r.get(k, 0.0)) for r in reports) for k in JOURNAL_MAXIMA},
         **{k: sum(int(r.get(k, 0)) for r in reports) for k in JOURNAL_WAITS},
+        **max(
+            ({k: r.get(k, 0) for k in ("full_pause", "full_cpu", "full_scanned")} for r in reports),
+            key=lambda f: float(f["full_pause"]),
+        ),
         "lease_takeovers": sum(int(r.get("lease_takeovers", 0)) for r in reports),
         "lease_lost": sum(int(r.get("lease_lost", 0)) for r in reports),
         "lease_gap_max": max(float(r.get("lease_gap_max", 0.0)) for r in reports),
     }
+
+
+def full_line(row: Row) -> str:
+    """The full collection forced right after the window (the process it took longest)."""
+    return (
+        f"  a full collection right after the window: {row.full_ms:.0f} ms"
+        f" (CPU {row.full_cpu_ms:.0f} ms), {row.full_scanned:,} objects scanned"
+    )
 
 
 def _summed(counts: Any) -> dict[str, int]:
@@ -406,6 +425,9 @@ def run_step(
             1000.0 * float(d) for d in report.get("gc_cpu_max_gen", [0.0] * 3)
         ),
         gc_full=int(report["gc_full"]),
+        full_ms=1000.0 * float(report.get("full_pause", 0.0)),
+        full_cpu_ms=1000.0 * float(report.get("full_cpu", 0.0)),
+        full_scanned=int(report.get("full_scanned", 0)),
         timeouts=sum(st["timeouts"] for st in stats),
         refused=sum(st["refused"] for st in stats),
         gaps=sum(st["gaps"] for st in stats),
@@ -678,6 +700,8 @@ def main(argv: list[str] | None = None) -> list[Row]:
                     + " ms)",
                     flush=True,
                 )
+                if row.full_scanned:
+                    print(full_line(row), flush=True)
                 if row.codes:
                     print("  " + ", ".join(f"{k}: {v}" for k, v in row.codes.items()), flush=True)
                 if row.relay is not None:

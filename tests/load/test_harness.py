@@ -13,7 +13,15 @@ from __future__ import annotations
 import math
 
 import pytest
-from bench.load.run import format_row, main, ratio_line, relay_line, settle_line, store_line
+from bench.load.run import (
+    format_row,
+    full_line,
+    main,
+    ratio_line,
+    relay_line,
+    settle_line,
+    store_line,
+)
 
 pytestmark = [pytest.mark.slow, pytest.mark.rules("R-CRASH-1")]
 
@@ -56,6 +64,11 @@ def test_a_short_ramp_measures_both_servers(tmp_path, capsys) -> None:  # type: 
     for pause, cpu in zip(cro.gc_max_gen_ms, cro.gc_cpu_max_gen_ms, strict=True):
         assert 0 <= cpu <= pause + 1.0, (cro.gc_max_gen_ms, cro.gc_cpu_max_gen_ms)
     assert "(the most CPU time one took: " in out
+    # a full collection forced after the window, in both servers (croupier's froze what
+    # it loaded at start-up: it scans fewer objects than the bare server, which did not)
+    for r in (base, cro):
+        assert r.full_scanned > 0 and 0 < r.full_cpu_ms <= r.full_ms + 1.0, r
+        assert full_line(r) in out
     assert store_line(cro) in out
     # a hand's settlement after the action that ended it (it waits for its record): the
     # baseline has none; croupier's, where a hand ended in the window (a hand of checks
