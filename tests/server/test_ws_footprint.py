@@ -101,7 +101,7 @@ def test_a_websocket_keeps_nothing_only_its_handshake_or_an_unused_queue_needed(
             request = proto.conn.parser.gi_frame.f_locals.get("request")
             headers = list(request.headers.raw_items()) if request is not None else []
             kept.append(
-                {k for k in ("request", "response") if k in vars(proto)}
+                {k for k in ("request", "response") if hasattr(proto, k)}
                 | ({"parser's request headers"} if headers else set())
             )
         sessions = [o for o in gc.get_objects() if isinstance(o, WsSession)]

@@ -28,6 +28,7 @@ docs/benchmarks.md).
 
 from __future__ import annotations
 
+import contextlib
 from typing import Any
 
 from uvicorn._types import ASGISendEvent
@@ -71,8 +72,11 @@ class RoomWebSocketProtocol(WebSocketsSansIOProtocol):
         await super().send(message)
         if message["type"] == "websocket.accept" and self.handshake_complete:
             # Read by uvicorn only until its answer is sent (``handle_connect``, ``send``).
-            self.__dict__.pop("request", None)
-            self.__dict__.pop("response", None)
+            # ``del``, not ``__dict__``: reading that would make the instance a dict of
+            # its own, one more object to scan.
+            for name in ("request", "response"):
+                with contextlib.suppress(AttributeError):
+                    delattr(self, name)
 
     def send_text_now(self, text: str) -> bool:
         """Write ``text`` as one text frame now, if the handshake is done, no close was
