@@ -55,7 +55,7 @@ class SlowDurability:
         self.h.table.log.release(self.durable)
 
 
-async def _play(ending: str) -> tuple[list[TableEvent], list[TableEvent], SlowDurability]:
+async def _play(ending: str) -> tuple[list[TableEvent], list[TableEvent]]:
     h = await Harness.create()
     await h.sit("ann")
     await h.sit("bob")
@@ -81,7 +81,7 @@ async def _play(ending: str) -> tuple[list[TableEvent], list[TableEvent], SlowDu
     before = list(seen)
     slow.release()
     await asyncio.sleep(0)
-    return before, seen[len(before) :], slow
+    return before, seen[len(before) :]
 
 
 @pytest.mark.parametrize("ending", ["fold", "showdown", "all_in"])
@@ -91,7 +91,7 @@ def test_the_decision_that_ends_a_hand_goes_out_before_its_settlement_is_durable
     """A fold, the last show of a showdown, and a call all-in before the flop: the
     decision is published at once; the uncalled bet, the board run out, the cards shown
     down, the pots and ``hand_settled`` wait for the settlement's record."""
-    before, after, _ = asyncio.run(_play(ending))
+    before, after = asyncio.run(_play(ending))
     last = before[-1].data
     assert isinstance(last, DECISIONS), before[-1]
     want = {"fold": "fold", "all_in": "call"}
