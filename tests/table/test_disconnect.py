@@ -7,7 +7,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 
 from croupier.table import Disconnect, Reconnect, SitIn, SitOut, TableSnapshot
-from croupier.table.events import Protected, Reconnected, TimedOut
+from croupier.table.events import Protected, Reconnected, TableEvent, TimedOut, Withheld
 from croupier.table.grace import GRACE_SECONDS, AwayReport, grace_seconds
 from croupier.table.table import DAY
 from croupier.table.testing import Harness, data_of
@@ -260,5 +260,39 @@ def test_return_after_an_automatic_action_is_told_what_happened() -> None:
         await h.clock.advance(1)
         await h.send(Reconnect(h.cid(), who))  # nothing happened meanwhile: no report
         assert not [e for e in seen if isinstance(getattr(e, "data", None), AwayReport)]
+
+    run(body)
+
+
+def test_a_report_for_one_player_leaves_no_gap_in_the_others_versions() -> None:
+    """R-TIME-3: the away report is private, yet every other subscriber (a player, a
+    spectator, one catching up from a version) gets that version too, as a ``withheld``
+    with nothing in it: their versions stay consecutive, so no client resyncs for it."""
+
+    async def body() -> None:
+        h = await heads_up("arcade")
+        await h.next_hand()
+        who = h.to_act()
+        assert who is not None
+        other = "bob" if who == "ann" else "ann"
+        since = h.table.version
+        live: dict[str | None, list[TableEvent]] = {other: [], who: [], None: []}
+        for pid, seen in live.items():
+            h.table.subscribe(pid, seen.append, internal=True)
+        await h.send(Disconnect(h.cid(), who))
+        await h.clock.advance(GRACE_SECONDS + 2)
+        await h.send(Reconnect(h.cid(), who))
+        report = next(e for e in live[who] if isinstance(e.data, AwayReport))
+        for pid in (other, None):
+            versions = [e.version for e in live[pid]]
+            assert versions == list(range(since + 1, h.table.version + 1)), pid
+            stand_in = next(e for e in live[pid] if e.version == report.version)
+            assert isinstance(stand_in.data, Withheld) and stand_in.to is None
+            assert not any(isinstance(e.data, AwayReport) for e in live[pid])
+            caught = h.table.catch_up(pid, since, h.table.epoch)
+            assert isinstance(caught, list)
+            assert [e.version for e in caught] == versions
+            assert [e.type for e in caught] == [e.type for e in live[pid]]
+        assert [e.version for e in live[who]] == list(range(since + 1, h.table.version + 1))
 
     run(body)

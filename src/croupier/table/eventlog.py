@@ -4,6 +4,9 @@ Each published event gets the next version of the current epoch and is delivered
 subscriber redacted for them (:func:`~croupier.table.events.for_audience`). Redaction runs
 once per *audience* (an engine position, a spectator, the player to act), not once per
 subscriber, so subscribers of one audience share one object (and the edge encodes it once).
+A notice meant for one player (``to``: an away report) reaches every other subscriber as a
+:class:`~croupier.table.events.Withheld` of the same version, so each subscriber's versions
+stay consecutive: a gap always means a lost event, and the client resyncs only then.
 
 The history keeps each event once, pickled: bytes the garbage collector never scans, and
 whose coming and going does not move its young-generation counter (docs/benchmarks.md,
@@ -155,6 +158,8 @@ def audience_key(event: TableEvent, player_id: str | None) -> Hashable:
     >>> audience_key(e, "ann"), audience_key(e, "bob"), audience_key(e, None), audience_key(e, "cat")
     (0, 1, None, None)
     """
+    if event.to is not None:  # the one it is meant for, and everyone else (withheld)
+        return ("to", event.to == player_id)
     data = event.data
     if isinstance(data, Event):
         players = event.players
@@ -227,14 +232,11 @@ class EventLog:
             data = event.data
             if isinstance(data, Turn) and data.powers is None:
                 shared[False] = compact  # audience_key of all but the actor
-        to = event.to
         for sub in list(self.subscribers):
             if sub.raw:
                 sub.deliver(event)
                 continue
             pid = sub.player_id
-            if to is not None and to != pid:
-                continue
             key = audience_key(event, pid)
             red = shared.get(key)
             if red is None:
@@ -285,6 +287,5 @@ class EventLog:
             e: TableEvent = (
                 live if live is not None and version == live.version else pickle.loads(kept)
             )
-            if e.to is None or e.to == player_id:
-                out.append(for_audience(e, player_id))
+            out.append(for_audience(e, player_id))
         return out

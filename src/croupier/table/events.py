@@ -27,6 +27,7 @@ from croupier.engine.views import TableView, redact
 from croupier.table.seating import Seat
 
 __all__ = [
+    "WITHHELD",
     "AncreWindowOpened",
     "CarrouselShown",
     "Disconnected",
@@ -49,6 +50,7 @@ __all__ = [
     "TimeBankUsed",
     "TimedOut",
     "Turn",
+    "Withheld",
     "event_cards",
     "for_audience",
 ]
@@ -125,6 +127,18 @@ class Disconnected(Notice):
 class Reconnected(Notice):
     type: ClassVar[str] = "reconnected"
     seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class Withheld(Notice):
+    """What every other subscriber gets in place of a notice meant for one player (a
+    :class:`~croupier.table.grace.AwayReport`): its version and nothing else, so that
+    each subscriber's versions stay consecutive and a gap always means a lost event."""
+
+    type: ClassVar[str] = "withheld"
+
+
+WITHHELD = Withheld()
 
 
 @dataclass(frozen=True, slots=True)
@@ -293,7 +307,15 @@ class TableEvent:
 
 
 def for_audience(event: TableEvent, player_id: str | None) -> TableEvent:
-    """``event`` as ``player_id`` (``None``: a spectator) may see it."""
+    """``event`` as ``player_id`` (``None``: a spectator) may see it: a notice meant for
+    another player is :class:`Withheld` (same version, nothing in it).
+
+    >>> e = TableEvent(7, 0, 3, Reconnected(2), to="ann")
+    >>> for_audience(e, "ann") is e, for_audience(e, "bob").type, for_audience(e, None).version
+    (True, 'withheld', 7)
+    """
+    if event.to is not None and event.to != player_id:
+        return replace(event, data=WITHHELD, to=None)
     data = event.data
     if isinstance(data, Event):
         pos = event.players.index(player_id) if player_id in event.players else None

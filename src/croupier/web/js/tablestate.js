@@ -435,6 +435,9 @@ export function applyEvent(prev, msg, me) {
     case "protected":
       pushLog(s, "log.protected", { name: seatName(s, e.seat) });
       break;
+    case "withheld":
+      // a notice for another player (their away report): only its version is ours
+      break;
     case "away_report":
       // Private: what the table decided for us while we were away (R-TIME-2, R-TIME-3).
       if (String(e.player_id) === String(me)) {
