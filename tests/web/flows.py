@@ -4,6 +4,7 @@ showdown with the mouse or the keyboard, and the checks on the page's text."""
 from __future__ import annotations
 
 import json
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -183,3 +184,72 @@ def play_to_showdown(
                 }
         page.wait_for_timeout(100)  # poll interval of the bounded loop (it looks at the page again)
     raise AssertionError(f"no showdown in {limit} s (acted {acted} times)")
+
+
+class Spectator:
+    """A guest watching ``table_id`` over a raw WebSocket, in a thread, recording every
+    table event it is sent (``events``: the event with the frame's ``version`` and
+    ``now``). What the server did at the table while a page was away is read here, not
+    guessed from a sleep."""
+
+    def __init__(self, base: str, table_id: str) -> None:
+        self.base = base
+        self.table_id = table_id
+        self.events: list[dict[str, Any]] = []
+        self._lock = threading.Lock()
+        self._stop = threading.Event()
+        self._subscribed = threading.Event()
+        self._failed: BaseException | None = None
+        self._thread = threading.Thread(target=self._read, daemon=True)
+        self._thread.start()
+        if not self._subscribed.wait(30):
+            self.close()
+            raise AssertionError(
+                f"the spectator was not subscribed to {table_id} in 30 s ({self._failed!r})"
+            )
+
+    def _read(self) -> None:
+        from websockets.sync.client import connect
+
+        try:
+            url = self.base.replace("http", "ws", 1) + "/ws"
+            with connect(url, origin=self.base) as ws:  # type: ignore[arg-type]
+                ws.send(json.dumps({"type": "hello"}))
+                ws.send(json.dumps({"type": "subscribe", "table_id": self.table_id}))
+                while not self._stop.is_set():
+                    try:
+                        raw = ws.recv(timeout=0.2)
+                    except TimeoutError:
+                        continue
+                    m = json.loads(raw)
+                    if m.get("table_id") != self.table_id:
+                        continue
+                    if m["type"] == "subscribed":
+                        self._subscribed.set()
+                    elif m["type"] == "event":
+                        e = {**m["event"], "_v": m["version"], "_now": m["now"]}
+                        with self._lock:
+                            self.events.append(e)
+        except Exception as exc:  # reported by wait_for / the constructor
+            self._failed = exc
+
+    def seen(self) -> list[dict[str, Any]]:
+        with self._lock:
+            return list(self.events)
+
+    def wait_for(self, match: Any, timeout: float, what: str) -> dict[str, Any]:
+        """The first recorded event ``match(event)`` holds for, waiting up to ``timeout`` s."""
+        deadline = time.monotonic() + timeout
+        while True:
+            for e in self.seen():
+                if match(e):
+                    return e
+            if time.monotonic() > deadline or self._failed is not None:
+                raise AssertionError(
+                    f"{what}: not seen in {timeout:g} s ({self._failed!r}); events: {self.seen()}"
+                )
+            time.sleep(0.1)  # poll interval of a recording filled by the reader thread
+
+    def close(self) -> None:
+        self._stop.set()
+        self._thread.join(5)

@@ -15,7 +15,16 @@ import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from tests.web.conftest import Page, Server, _need_chromium
-from tests.web.flows import PASSWORD, exchange, history_row, ready, sign_up, state, untranslated
+from tests.web.flows import (
+    PASSWORD,
+    Spectator,
+    exchange,
+    history_row,
+    ready,
+    sign_up,
+    state,
+    untranslated,
+)
 
 GEOMETRY_JS = """
 () => {
@@ -206,24 +215,55 @@ def test_away_longer_than_the_grace_is_explained(server: Server, playwright_: An
     """R-TIME-2: a player away past the 10 s grace on their turn is acted for (fold, or
     the all-in protection); coming back, the page says what happened and after how long."""
     p = Page(playwright_, 1280, 720)
+    watcher: Spectator | None = None
     try:
         page = p.page
         seat_at(page, server.base, "nlhe-1-2", 200)
         my_turn(page)
+        seat = state(page, "s.actorSeat")
         url = page.url
+        # a spectator records what the table does while the page is away
+        watcher = Spectator(server.base, "nlhe-1-2")
         page.goto("about:blank")  # the socket drops on our turn
-        # Not a wait on a condition: staying away past the 10 s grace is what is tested;
-        # what the server did meanwhile is then awaited on the page (#away-note).
-        time.sleep(12.5)
+        gone = watcher.wait_for(
+            lambda e: e["type"] == "disconnected" and e["seat"] == seat, 30, "our drop"
+        )
+        acted = watcher.wait_for(
+            lambda e: (
+                e["type"] in ("timed_out", "protected")
+                and e["seat"] == seat
+                and e["_v"] > gone["_v"]
+            ),
+            60,
+            "the table acting for us once the grace was over",
+        )
+        # nothing was decided for us within the grace (R-TIME-2 revised)
+        assert acted["_now"] - gone["_now"] >= 9.5, (gone, acted)
         ready(page, url)
-        page.wait_for_selector("#away-note:not([hidden])", timeout=10000)
+        try:
+            page.wait_for_selector("#away-note:not([hidden])", timeout=15000)
+        except PlaywrightTimeout:
+            raise AssertionError(
+                f"no away note; the table's events: {watcher.seen()}; "
+                f"the page's log: {state(page, 's.log')}"
+            ) from None
         text = page.inner_text("#away-note")
         assert "away" in text and ("folded" in text or "protected" in text or "checked" in text)
         assert "10 s" in text
         page.click("#away-dismiss")
         assert page.is_hidden("#away-note")
+        # the report was ours alone: a watcher got its version with nothing in it, and
+        # never a gap in its versions (a gap makes a client resync the whole table)
+        watcher.wait_for(
+            lambda e: e["type"] == "withheld" and e["_v"] > acted["_v"], 15, "the withheld report"
+        )
+        versions = [e["_v"] for e in watcher.seen()]
+        assert versions == list(range(versions[0], versions[0] + len(versions))), versions
+        assert not [e for e in watcher.seen() if e["type"] == "away_report"]
         assert p.unexpected() == [] or all("WebSocket" in e for e in p.unexpected())
     finally:
+        if watcher is not None:
+            watcher.close()
         p.close()
 
 
