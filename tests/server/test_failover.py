@@ -327,7 +327,8 @@ def test_a_round_keeps_the_other_processes_unchanged_leases(database_url: str) -
     """R-LOBBY-1: each round reads every lease row; another process's lease whose holder,
     epoch and lobby row did not change keeps its object (nothing new for the collector to
     scan, round after round), a changed lobby row or a new epoch gives a new one, and an
-    expired lease leaves ``others``."""
+    expired lease leaves ``others``. The other processes' addresses (``peers``, told to
+    this one's pages) are those of the live leases."""
     store = open_store(database_url)
     registry = _Registry({"t1": _summary("t1", 1)})
     settings = Settings(node_id="b", nodes=("a", "b"))
@@ -343,6 +344,7 @@ def test_a_round_keeps_the_other_processes_unchanged_leases(database_url: str) -
         await node.tick()
         first = node.others["t9"]
         assert dict(first.info) == row and first.url == "http://a"
+        assert node.peers == ("http://a",)  # where b's pages go on if b dies
         store.leases.renew("a/other", {"t9": 1}, ttl=60)  # only its expiry moves
         await node.tick()
         assert node.others["t9"] is first
@@ -358,7 +360,7 @@ def test_a_round_keeps_the_other_processes_unchanged_leases(database_url: str) -
             )
         )
         await node.tick()
-        assert "t9" not in node.others
+        assert "t9" not in node.others and node.peers == ()
 
     try:
         asyncio.run(rounds())

@@ -2,7 +2,7 @@
 tournaments and the casino run on the room's first process only, and a player on any
 other one sees them in the lobby (R-LOBBY-1, R-TOUR-1) with the address they run at, and
 is sent there to register or to play (``tournament_elsewhere``, ``table_elsewhere``),
-with no chip moved by the refusal."""
+with no chip moved by the refusal. Each process names the others to its pages."""
 
 from __future__ import annotations
 
@@ -69,8 +69,16 @@ def test_tournaments_and_casino_are_seen_from_every_process_and_played_at_the_ro
             "b's lobby shows the registration",
         )
 
+        # each process names the other to its pages: where a page goes on if its own
+        # process dies (the welcome's peers), which their CSP lets them ask
+        for here, other in ((a, b), (b, a)):
+            csp = httpx.get(f"{here.base}/", timeout=5).headers["content-security-policy"]
+            assert f"connect-src 'self' {other.base};" in csp, csp
+
         async def casino() -> None:
             client = await Client.open(b.ws_url, player.token)
+            welcome = next(f for f in client.frames if f["type"] == "welcome")
+            assert welcome["peers"] == [a.base], welcome
             await client.send({"type": "subscribe"})
             lobby = await client.expect("lobby")
             rows = lobby["casino"]

@@ -368,6 +368,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
                 SecurityMiddleware,
                 max_body=settings.max_body_bytes,
                 trusted=settings.trusted_proxies,
+                peers=_peer_origins,
             )
         ],
         routes=[
@@ -377,6 +378,14 @@ def create_app(settings: Settings | None = None) -> Starlette:
         ],
         lifespan=lifespan,
     )
+
+
+def _peer_origins(scope: Scope) -> tuple[str, ...]:
+    """The origins of the room's other live processes, for the pages' CSP (none before the
+    room is open, or when it is one process)."""
+    services = getattr(getattr(scope.get("app"), "state", None), "services", None)
+    node = getattr(services, "node", None)
+    return node.peers if isinstance(node, Node) else ()
 
 
 async def _shutdown(sv: Services) -> None:

@@ -101,6 +101,9 @@ class Node:
         """The live leases of the other processes, as last read; a lease read again with
         the same holder, epoch, address and lobby row keeps its object, and with it the
         ``expires_ms`` first read (:func:`_kept`)."""
+        self.peers: tuple[str, ...] = ()
+        """The addresses of the room's other live processes (their leases'), sorted: where
+        a page whose process died goes on (the welcome's ``peers``, the pages' CSP)."""
         self.takeovers = 0
         self._monotonic = monotonic
         self._started = monotonic()
@@ -187,6 +190,11 @@ class Node:
             return None
         lease = self.others.get(table_id)
         return lease.url if lease is not None else None
+
+    def restarting(self, table_id: str) -> bool:
+        """Whether this process is taking ``table_id`` over to serve it (a catalogue table
+        whose process died): it is nobody's for a moment, and soon this process's."""
+        return table_id in self._taking and table_id in self.catalogue
 
     def holder(self, table_id: str) -> str | None:
         """The node name of the other live process serving ``table_id`` (``None``: this
@@ -346,6 +354,7 @@ class Node:
             self.lost += 1
             await registry.forget(table_id, "moved")
         self.others = _kept(self.others, (r for r in rows if r.owner != self.owner and r.live(now)))
+        self.peers = _peers(self.others.values(), self.url)
         for row in rows:
             if row.owner != self.owner and not row.live(now) and row.name != ROOM_LEASE:
                 self._start_takeover(row.name, row.owner)
@@ -461,6 +470,18 @@ class Node:
                 await self._on_lease_thread(store.leases.release, table_id, self.owner, epoch)
             store.fence.drop(table_id)
         self._leases.shutdown(wait=False)
+
+
+def _peers(leases: Iterable[Lease], own: str) -> tuple[str, ...]:
+    """The distinct addresses of ``leases`` but ``own``, sorted.
+
+    >>> from croupier.store.leases import Lease
+    >>> rows = [Lease(n, "n2/x", 1, u, 0) for n, u in (("t1", "http://h:8001"),
+    ...         ("t2", "http://h:8001"), ("t3", "http://h:8000"), ("t4", ""))]
+    >>> _peers(rows, "http://h:8000")
+    ('http://h:8001',)
+    """
+    return tuple(sorted({lease.url for lease in leases if lease.url and lease.url != own}))
 
 
 def _kept(before: dict[str, Lease], rows: Iterable[Lease]) -> dict[str, Lease]:

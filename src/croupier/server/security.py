@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import ipaddress
 import json
-from collections.abc import Awaitable, Callable, MutableMapping
+from collections.abc import Awaitable, Callable, Iterable, MutableMapping
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Final
 
@@ -36,6 +36,7 @@ __all__ = [
     "client_address",
     "connection_ip",
     "connection_is_https",
+    "content_security_policy",
     "is_https",
     "json_depth",
     "parse_json_body",
@@ -47,21 +48,36 @@ Receive = Callable[[], Awaitable[Message]]
 Send = Callable[[Message], Awaitable[None]]
 ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
-CONTENT_SECURITY_POLICY: Final = "; ".join(
-    (
-        "default-src 'self'",
-        "script-src 'self'",
-        "style-src 'self'",
-        "img-src 'self' data:",
-        "font-src 'self'",
-        "connect-src 'self'",
-        "media-src 'self'",
-        "object-src 'none'",
-        "base-uri 'none'",
-        "form-action 'self'",
-        "frame-ancestors 'none'",
+
+def content_security_policy(peers: Iterable[str] = ()) -> str:
+    """The pages' CSP: nothing from another origin, but a page may ask the room's other
+    processes (``peers``, their origins) whether they are up, to go on there when its
+    own process dies (docs/architecture.md, "A room on several processes").
+
+    >>> "connect-src 'self';" in content_security_policy()
+    True
+    >>> "connect-src 'self' http://h:8001;" in content_security_policy(["http://h:8001"])
+    True
+    """
+    connect = " ".join(("'self'", *peers))
+    return "; ".join(
+        (
+            "default-src 'self'",
+            "script-src 'self'",
+            "style-src 'self'",
+            "img-src 'self' data:",
+            "font-src 'self'",
+            f"connect-src {connect}",
+            "media-src 'self'",
+            "object-src 'none'",
+            "base-uri 'none'",
+            "form-action 'self'",
+            "frame-ancestors 'none'",
+        )
     )
-)
+
+
+CONTENT_SECURITY_POLICY: Final = content_security_policy()
 """No inline script or style, nothing from another origin, never framed."""
 
 SECURITY_HEADERS: Final[tuple[tuple[bytes, bytes], ...]] = (
@@ -86,12 +102,21 @@ class SecurityMiddleware:
     """ASGI middleware: every HTTP response gets :data:`SECURITY_HEADERS`; a request whose
     ``Content-Length`` is over ``max_body`` is answered 413 before any of it is read, and a
     body streamed without a length stops being read at the cap (the handler's read raises
-    :class:`BodyTooBig`, answered 413 here)."""
+    :class:`BodyTooBig`, answered 413 here). ``peers(scope)``: the origins of the room's
+    other live processes, which the CSP lets a page ask (:func:`content_security_policy`)."""
 
-    def __init__(self, app: ASGIApp, *, max_body: int, trusted: tuple[str, ...] = ()) -> None:
+    def __init__(
+        self,
+        app: ASGIApp,
+        *,
+        max_body: int,
+        trusted: tuple[str, ...] = (),
+        peers: Callable[[Scope], tuple[str, ...]] | None = None,
+    ) -> None:
         self.app = app
         self.max_body = max_body
         self.trusted = trusted
+        self.peers = peers
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -103,6 +128,10 @@ class SecurityMiddleware:
         proto = headers.get(b"x-forwarded-proto", b"").decode("latin-1") or None
         https = is_https(scope.get("scheme", "http"), peer, proto, trusted=self.trusted)
         own = (*SECURITY_HEADERS, *((HSTS,) if https else ()))
+        peers = self.peers(scope) if self.peers is not None else ()
+        if peers:
+            csp = (b"content-security-policy", content_security_policy(peers).encode())
+            own = (csp, *(h for h in own if h[0] != csp[0]))
 
         async def send_with_headers(message: Message) -> None:
             nonlocal started

@@ -219,6 +219,7 @@ class WsSession:
         else:
             self.guest = Guest.new()
             who = {"account_id": None, "name": self.guest.name, "guest": True}
+        node = self.sv.node
         self.send(
             {
                 "type": "welcome",
@@ -226,6 +227,8 @@ class WsSession:
                 "server": "croupier",
                 "protocol": 1,
                 "lines": self.outbox.lines,
+                # the room's other processes: where the page goes on if this one dies
+                **({"peers": list(node.peers)} if node is not None else {}),
             }
         )
 
@@ -360,6 +363,11 @@ class WsSession:
             if await self._watch_remote(table_id):
                 return
             self.send({**error("table_elsewhere", f"{table_id} is served at {url}"), "url": url})
+            return
+        node = self.sv.node
+        if why == "unknown_table" and node is not None and node.restarting(table_id):
+            msg_ = f"{table_id} is being restarted here (its process died): subscribe again"
+            self.send(error("table_restarting", msg_))
             return
         if self._guessable(table_id, why):
             self._wrong_guess()
