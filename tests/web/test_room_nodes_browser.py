@@ -1,7 +1,8 @@
 """A room served by two processes (issue #16, server/cluster.py) as a player sees it in
 the browser: the lobby of either process lists every table of the room (R-LOBBY-1);
 playing at a table the other process serves opens the page there, signed in, with the
-buy-in dialog, and the player sits (R-SEAT-1)."""
+buy-in dialog, and the player sits (R-SEAT-1); when the page's process dies, the page
+goes on at the other one and finds its table there (R-CRASH-1)."""
 
 from __future__ import annotations
 
@@ -14,6 +15,8 @@ import pytest
 
 from croupier.lobby import DEFAULT_TABLES
 from croupier.server.cluster import preferred
+from croupier.store import open_store
+from croupier.table.journal import Restarted, plan_recovery
 from tests.waiting import wait_until
 from tests.web.conftest import Page, Server, _need_chromium, free_port
 from tests.web.flows import exchange, sign_up
@@ -174,3 +177,64 @@ def test_with_redis_a_table_of_the_other_process_is_watched_and_chatted_at_from_
         15,
         "one account online in the whole room",
     )
+
+
+def test_a_page_whose_process_dies_goes_on_at_the_other_and_finds_its_table(
+    room: dict[str, Node], browser_page: Page, artifacts: Any
+) -> None:
+    """Clients reach their tables through any process (issue #16). A player seated at a
+    table of b has the page open at b when b is killed (SIGKILL): the page goes on at a
+    by itself (the welcome at b named a), and a, once b's lease expired, serves the table
+    restored by the crash policy: the seat empty and its stack back in the player's
+    account (R-CRASH-1), the audit clean."""
+    a, b = room["a"], room["b"]
+    there = sorted(t.table_id for t in DEFAULT_TABLES if preferred(t.table_id, NODES) == b.name)
+    table_id = next(t for t in there if t.startswith("nlhe") or t.startswith("plo"))
+    browser_page.allow(r"WebSocket|ERR_CONNECTION_REFUSED")  # b's socket, once b is gone
+    page = browser_page.page
+    sign_up(page, a.base, f"f{secrets.token_hex(3)}")
+    exchange(page, 300)
+    me = page.evaluate("fetch('/api/me').then((r) => r.json())")
+    page.click("nav a[data-view=lobby]")
+    row = f"#tables tbody tr[data-table='{table_id}'] button.primary"
+    page.wait_for_selector(row, timeout=30000)
+    page.click(row)
+    page.wait_for_url(f"{b.base}/#/table/{table_id}", timeout=30000)
+    page.wait_for_selector("#sit-dialog[open]", timeout=30000)
+    page.fill("#sit-amount", "200")
+    page.click("#sit-form button[type=submit]")
+    page.wait_for_selector(".seat.me")
+    page.wait_for_function(
+        f"(window.__croupier.peers || []).includes({a.base!r})", timeout=15000
+    )  # b's welcome named a (b read a's leases before the page connected)
+    assert b.proc is not None
+    b.proc.kill()
+    b.proc.wait(10)
+    page.wait_for_url(f"{a.base}/#/table/{table_id}", timeout=30000)
+    # a takes the table over when b's lease expires; the page asks again until then
+    page.wait_for_function(
+        "window.__croupier.table.live && window.__croupier.net.status === 'open'"
+        " && window.__croupier.table.state.version >= 0",
+        timeout=30000,
+    )
+    assert page.url.startswith(a.base), page.url
+    page.wait_for_selector(".seat .name", timeout=15000)  # the table, with its bots again
+    assert page.locator(".seat.me").count() == 0
+    rows = {r["table_id"]: r for r in httpx.get(f"{a.base}/api/tables").json()}
+    assert "node_url" not in rows[table_id]  # a's own table now
+    after = page.evaluate("fetch('/api/me').then((r) => r.json())")
+    page.set_viewport_size({"width": 1366, "height": 768})
+    page.screenshot(path=str(artifacts / "room-failover-table.png"))
+    page.set_viewport_size({"width": 390, "height": 844})  # a phone
+    page.screenshot(path=str(artifacts / "room-failover-table-phone.png"))
+    with open_store(f"sqlite:///{a.dir / 'croupier.sqlite3'}") as store:
+        # the stack b's journal held for the player when b died (a hand it had not settled
+        # voided: the stack at its start) is back in the account, to the chip
+        records = store.journal.records(table_id)
+        taken = next(i for i, r in enumerate(records) if isinstance(r, Restarted))  # by a
+        seats = plan_recovery(records[:taken]).seats
+        stack = next(s.stack for s in seats if s.player_id == str(me["id"]))
+        assert after["chips"] == me["chips"] - 200 + stack, (me, after, stack)
+        assert store.ledger.escrow(table_id).get(int(me["id"]), 0) == 0
+        report = store.audit()
+        assert report.ok, report

@@ -9,6 +9,7 @@ import { Connection, socketUrl } from "./net.js";
 import { History } from "./history.js";
 import { Lobby } from "./lobby.js";
 import { MultiTable } from "./multitable.js";
+import { arrivedFleeing, firstUp, openAt } from "./nodes.js";
 import { Options } from "./options.js";
 import { renderSeated } from "./seated.js";
 import { Sound } from "./sound.js";
@@ -20,6 +21,7 @@ const ctx = {
   net: null,
   account: null,
   welcome: null,
+  peers: [], // the room's other processes (the welcome's): where to go on if this one dies
   sound: new Sound(),
   summaries: new Map(),
   privateSpecs: new Map(),
@@ -89,11 +91,16 @@ const SESSION_FLAG = "croupier.session";
  *  ask /api/me as the page there did; a wrong hint only costs a 401. */
 function arrivedSignedIn() {
   const params = new URLSearchParams(location.search);
-  if (!params.has("signed_in") && !params.has("sit")) return;
+  if (!params.has("signed_in") && !params.has("sit") && !params.has("fled")) return;
   if (params.has("signed_in")) localStorage.setItem(SESSION_FLAG, "1");
   arrivedToSit = params.has("sit"); // the seat asked for there: the buy-in dialog here
+  if (params.has("fled")) {
+    arrivedFleeing(params.get("fled")); // the page's process there died (nodes.js)
+    toast("net.moved_on", {}, "ok");
+  }
   params.delete("signed_in");
   params.delete("sit");
+  params.delete("fled");
   const rest = params.toString() ? `?${params}` : "";
   window.history.replaceState(null, "", `${location.pathname}${rest}${location.hash}`);
 }
@@ -147,14 +154,32 @@ function restart() {
   startNet();
 }
 
+/** The page's process stopped answering (its socket failed twice in a row): go on at
+ * another process of the room that answers, on the same view (nodes.js). With none, the
+ * socket keeps trying here. */
+async function goOn(net) {
+  if (goingOn || !ctx.peers.length) return;
+  goingOn = true;
+  const there = await firstUp(ctx.peers);
+  if (there && ctx.net === net && net.status !== "open") {
+    openAt(there, location.hash || "#/lobby", { signedIn: !!ctx.account, fled: location.origin });
+    return; // the page is leaving
+  }
+  goingOn = false;
+}
+
+let goingOn = false;
+
 function startNet() {
   const net = new Connection(socketUrl());
   ctx.net = net;
   net.addEventListener("status", (ev) => {
     if (ctx.net !== net) return; // an old socket closing after login/logout
     banner(ev.detail.status, ev.detail);
+    if (ev.detail.status === "lost" && ev.detail.attempt >= 2) goOn(net);
     if (ev.detail.status === "open") {
       ctx.welcome = net.welcome;
+      if (Array.isArray(net.welcome.peers)) ctx.peers = net.welcome.peers;
       lobby.onOpen();
       table.onOpen();
       casino.onOpen();

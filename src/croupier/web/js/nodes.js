@@ -13,14 +13,58 @@ export function nodeUrl(url) {
   }
 }
 
-/** Open ``hash`` at the process at ``url``; false if ``url`` is not one to follow. */
-export function openAt(url, hash, { signedIn = false, sit = false } = {}) {
+/** Open ``hash`` at the process at ``url``; false if ``url`` is not one to follow (nor
+ * the process this page fled, below). ``fled``: the origin of this page's process, which
+ * stopped answering. */
+export function openAt(url, hash, { signedIn = false, sit = false, fled = null } = {}) {
   const there = nodeUrl(url);
-  if (!there) return false;
+  if (!there || fledFrom(there)) return false;
   const query = new URLSearchParams();
   if (signedIn) query.set("signed_in", "1");
   if (sit) query.set("sit", "1"); // the player asked for a seat
+  if (fled) query.set("fled", fled);
   const search = query.toString() ? `?${query}` : "";
   location.assign(`${there}/${search}${hash}`);
   return true;
+}
+
+// When the page's own process dies, the page goes on at another process of the room (the
+// welcome's ``peers``): the one that answers first. That process takes the dead one's
+// tables over once their leases expire (a few seconds); until then it still names the dead
+// one as their server, and the page must not follow it back there.
+
+/** How long the page does not follow a table to the process it fled (ms). */
+export const FLED_MS = 60000;
+
+let fled = null; // { origin, until }: the process this page came from because it died
+
+/** This page was opened by one that fled ``origin`` (its ``?fled=`` parameter). */
+export function arrivedFleeing(origin, now = Date.now()) {
+  const o = nodeUrl(origin);
+  fled = o && o !== location.origin ? { origin: o, until: now + FLED_MS } : null;
+}
+
+/** Whether ``url`` is the process this page fled, lately. */
+export function fledFrom(url, now = Date.now()) {
+  return fled !== null && nodeUrl(url) === fled.origin && now < fled.until;
+}
+
+/** The first of ``peers`` (the origins of the room's other processes) that answers, or
+ * null. The answer is opaque (another origin): only that it came counts. */
+export async function firstUp(peers, timeoutMs = 2000) {
+  for (const peer of peers) {
+    const there = nodeUrl(peer);
+    if (!there || there === location.origin) continue;
+    const ctl = new AbortController();
+    const timer = setTimeout(() => ctl.abort(), timeoutMs);
+    try {
+      await fetch(`${there}/health`, { mode: "no-cors", cache: "no-store", signal: ctl.signal });
+      return there;
+    } catch {
+      // down too, or out of reach: the next one
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+  return null;
 }

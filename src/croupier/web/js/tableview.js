@@ -12,9 +12,10 @@ import { TableClock } from "./clock.js";
 import { countsAs, lowestAmount } from "./underraise.js";
 import { PreActions } from "./preactions.js";
 import { TableTools } from "./tabletools.js";
-import { nodeUrl, openAt } from "./nodes.js";
+import { fledFrom, nodeUrl, openAt } from "./nodes.js";
 
 const CLOCK = { room: 30, naiko: 20, arcade: 15 };
+const RETRY_MOVING_MS = 1000; // a table being taken over from a dead process: ask again
 const STUD_GAMES = ["7stud", "stud8", "razz", "soko"];
 const CANNED = ["gl", "gg", "nh", "ty", "wp", "hurry", "oops"];
 
@@ -65,6 +66,7 @@ export class TableView {
       return;
     }
     if (this.tableId && this.tableId !== tableId) this.ctx.net.send({ type: "unsubscribe", table_id: this.tableId });
+    clearTimeout(this.retry);
     this.tableId = tableId;
     this.state = emptyState(tableId);
     this.state.version = -1;
@@ -77,6 +79,7 @@ export class TableView {
   }
 
   close() {
+    clearTimeout(this.retry);
     if (this.tableId) this.ctx.net.send({ type: "unsubscribe", table_id: this.tableId });
     this.tableId = null;
     this.state = null;
@@ -108,6 +111,10 @@ export class TableView {
       // m.url). The same page opens there, on this table.
       if (this.goThere(m.url)) return true;
     }
+    if (m.code === "table_restarting") {
+      this.retrySoon(); // taken over here from a process that died
+      return true;
+    }
     if (["unknown_table", "bad_code", "spectators_not_allowed", "login_required", "not_subscribed"].includes(m.code)) {
       this.ctx.toast(this.ctx.errorText(m.code));
       return true;
@@ -115,10 +122,25 @@ export class TableView {
     return false;
   }
 
+  /** The table is being restarted at this process (taken over from one that died): say
+   * so once, and ask for it again in a moment. */
+  retrySoon() {
+    if (!this.moving) this.ctx.toast("error.table_moving", {}, "ok");
+    this.moving = true;
+    clearTimeout(this.retry);
+    this.retry = setTimeout(() => this.subscribe(false), RETRY_MOVING_MS);
+  }
+
   /** Open this page, on this table, at the room's process at ``url`` (a room of several
    * processes: the table is served there). False if ``url`` is not one to follow. */
   goThere(url) {
     if (!nodeUrl(url)) return false;
+    if (fledFrom(url)) {
+      // The process this page fled (it died) still holds the table's lease until it
+      // expires; this process takes the table over then.
+      this.retrySoon();
+      return true;
+    }
     this.ctx.toast(this.ctx.errorText("table_elsewhere"), {}, "ok");
     return openAt(url, location.hash, { signedIn: !!this.ctx.account, sit: this.wantSit });
   }
@@ -134,6 +156,8 @@ export class TableView {
       this.state = fromSnapshot(m, this.me);
     } else if (m.type === "subscribed") {
       this.live = true;
+      if (this.moving) this.ctx.toast("table.restarted_here", {}, "ok"); // (the crash policy)
+      this.moving = false;
       if (this.wantSit) {
         this.wantSit = false;
         if (mySeat(this.state, this.me) === null) this.askSit();
