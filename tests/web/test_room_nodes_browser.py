@@ -7,6 +7,7 @@ goes on at the other one and finds its table there (R-CRASH-1)."""
 from __future__ import annotations
 
 import secrets
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -208,6 +209,7 @@ def test_a_page_whose_process_dies_goes_on_at_the_other_and_finds_its_table(
         f"(window.__croupier.peers || []).includes({a.base!r})", timeout=15000
     )  # b's welcome named a (b read a's leases before the page connected)
     assert b.proc is not None
+    killed = time.monotonic()
     b.proc.kill()
     b.proc.wait(10)
     page.wait_for_url(f"{a.base}/#/table/{table_id}", timeout=30000)
@@ -217,6 +219,8 @@ def test_a_page_whose_process_dies_goes_on_at_the_other_and_finds_its_table(
         " && window.__croupier.table.state.version >= 0",
         timeout=30000,
     )
+    took = time.monotonic() - killed
+    print(f"\nthe page was at its table at a {took:.1f} s after b's SIGKILL")
     assert page.url.startswith(a.base), page.url
     page.wait_for_selector(".seat .name", timeout=15000)  # the table, with its bots again
     assert page.locator(".seat.me").count() == 0
