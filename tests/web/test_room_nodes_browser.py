@@ -226,6 +226,18 @@ def test_a_page_whose_process_dies_goes_on_at_the_other_and_finds_its_table(
     assert page.locator(".seat.me").count() == 0
     rows = {r["table_id"]: r for r in httpx.get(f"{a.base}/api/tables").json()}
     assert "node_url" not in rows[table_id]  # a's own table now
+    # the page came from b because b died: it follows nothing back to b for a while
+    # (openAt refuses, without leaving), unless b answers again
+    fled = page.evaluate(
+        """async (b) => {
+          const m = await import('/js/nodes.js');
+          const before = [m.fledFrom(b), m.openAt(b, '#/lobby')];
+          m.forgetFled();
+          return [...before, m.fledFrom(b)];
+        }""",
+        b.base,
+    )
+    assert fled == [True, False, False], fled
     after = page.evaluate("fetch('/api/me').then((r) => r.json())")
     page.set_viewport_size({"width": 1366, "height": 768})
     page.screenshot(path=str(artifacts / "room-failover-table.png"))

@@ -31,7 +31,8 @@ export function openAt(url, hash, { signedIn = false, sit = false, fled = null }
 // When the page's own process dies, the page goes on at another process of the room (the
 // welcome's ``peers``): the one that answers first. That process takes the dead one's
 // tables over once their leases expire (a few seconds); until then it still names the dead
-// one as their server, and the page must not follow it back there.
+// one as their server, and the page must not follow it back there, unless it answers again
+// (it was restarted, and may serve the table again).
 
 /** How long the page does not follow a table to the process it fled (ms). */
 export const FLED_MS = 60000;
@@ -42,6 +43,11 @@ let fled = null; // { origin, until }: the process this page came from because i
 export function arrivedFleeing(origin, now = Date.now()) {
   const o = nodeUrl(origin);
   fled = o && o !== location.origin ? { origin: o, until: now + FLED_MS } : null;
+}
+
+/** The process this page fled answers again (restarted): follow tables there again. */
+export function forgetFled() {
+  fled = null;
 }
 
 /** Whether ``url`` is the process this page fled, lately. */

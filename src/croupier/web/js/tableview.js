@@ -12,7 +12,7 @@ import { TableClock } from "./clock.js";
 import { countsAs, lowestAmount } from "./underraise.js";
 import { PreActions } from "./preactions.js";
 import { TableTools } from "./tabletools.js";
-import { fledFrom, nodeUrl, openAt } from "./nodes.js";
+import { firstUp, fledFrom, forgetFled, nodeUrl, openAt } from "./nodes.js";
 
 const CLOCK = { room: 30, naiko: 20, arcade: 15 };
 const RETRY_MOVING_MS = 1000; // a table being taken over from a dead process: ask again
@@ -137,8 +137,16 @@ export class TableView {
     if (!nodeUrl(url)) return false;
     if (fledFrom(url)) {
       // The process this page fled (it died) still holds the table's lease until it
-      // expires; this process takes the table over then.
+      // expires; this process takes the table over then. Unless it answers again (it was
+      // restarted): then the table is followed there at the next answer.
       this.retrySoon();
+      if (!this.probing) {
+        this.probing = true;
+        firstUp([url]).then((up) => {
+          this.probing = false;
+          if (up) forgetFled();
+        });
+      }
       return true;
     }
     this.ctx.toast(this.ctx.errorText("table_elsewhere"), {}, "ok");
