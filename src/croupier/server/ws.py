@@ -366,8 +366,8 @@ class WsSession:
             return
         node = self.sv.node
         if why == "unknown_table" and node is not None and node.restarting(table_id):
-            msg_ = f"{table_id} is being restarted here (its process died): subscribe again"
-            self.send(error("table_restarting", msg_))
+            text = f"{table_id} is being restarted here (its process died): subscribe again"
+            self.send(error("table_restarting", text))
             return
         if self._guessable(table_id, why):
             self._wrong_guess()
