@@ -233,16 +233,21 @@ def test_grace_is_never_longer_than_the_clock() -> None:
     run(body)
 
 
+async def arcade_hand() -> tuple[Harness, str, str]:
+    """Ann and Bob at an arcade table, a hand dealt: the harness, who acts, the other."""
+    h = await heads_up("arcade")
+    await h.next_hand()
+    who = h.to_act()
+    assert who is not None
+    return h, who, "bob" if who == "ann" else "ann"
+
+
 def test_return_after_an_automatic_action_is_told_what_happened() -> None:
     """R-TIME-2/R-TIME-3: a player who comes back after the policy acted gets a private
     report (the action, the reason, how long after the drop); nobody else sees it."""
 
     async def body() -> None:
-        h = await heads_up("arcade")
-        await h.next_hand()
-        who = h.to_act()
-        assert who is not None
-        other = "bob" if who == "ann" else "ann"
+        h, who, other = await arcade_hand()
         await h.send(Disconnect(h.cid(), who))
         await h.clock.advance(GRACE_SECONDS + 2)
         await h.send(Reconnect(h.cid(), who))
@@ -270,11 +275,7 @@ def test_a_report_for_one_player_leaves_no_gap_in_the_others_versions() -> None:
     with nothing in it: their versions stay consecutive, so no client resyncs for it."""
 
     async def body() -> None:
-        h = await heads_up("arcade")
-        await h.next_hand()
-        who = h.to_act()
-        assert who is not None
-        other = "bob" if who == "ann" else "ann"
+        h, who, other = await arcade_hand()
         since = h.table.version
         live: dict[str | None, list[TableEvent]] = {other: [], who: [], None: []}
         for pid, seen in live.items():
