@@ -221,6 +221,8 @@ def test_a_page_whose_process_dies_goes_on_at_the_other_and_finds_its_table(
     )
     took = time.monotonic() - killed
     print(f"\nthe page was at its table at a {took:.1f} s after b's SIGKILL")
+    # the table restarted (a newer epoch than the page knew at b): the player is told
+    assert "restarted" in page.inner_text("#toast"), page.inner_text("#toast")
     assert page.url.startswith(a.base), page.url
     page.wait_for_selector(".seat .name", timeout=15000)  # the table, with its bots again
     assert page.locator(".seat.me").count() == 0
@@ -233,11 +235,14 @@ def test_a_page_whose_process_dies_goes_on_at_the_other_and_finds_its_table(
           const m = await import('/js/nodes.js');
           const before = [m.fledFrom(b), m.openAt(b, '#/lobby')];
           m.forgetFled();
-          return [...before, m.fledFrom(b)];
+          const knew = m.parseKnew('3:t-1');
+          return [...before, m.fledFrom(b), m.restartedSince(knew, 't-1', 4),
+                  m.restartedSince(knew, 't-1', 3), m.restartedSince(knew, 't-2', 9),
+                  m.parseKnew('x:t')];
         }""",
         b.base,
     )
-    assert fled == [True, False, False], fled
+    assert fled == [True, False, False, True, False, False, None], fled
     after = page.evaluate("fetch('/api/me').then((r) => r.json())")
     page.set_viewport_size({"width": 1366, "height": 768})
     page.screenshot(path=str(artifacts / "room-failover-table.png"))

@@ -9,7 +9,7 @@ import { Connection, socketUrl } from "./net.js";
 import { History } from "./history.js";
 import { Lobby } from "./lobby.js";
 import { MultiTable } from "./multitable.js";
-import { arrivedFleeing, firstUp, openAt } from "./nodes.js";
+import { arrivedFleeing, firstUp, openAt, parseKnew } from "./nodes.js";
 import { Options } from "./options.js";
 import { renderSeated } from "./seated.js";
 import { Sound } from "./sound.js";
@@ -91,16 +91,18 @@ const SESSION_FLAG = "croupier.session";
  *  ask /api/me as the page there did; a wrong hint only costs a 401. */
 function arrivedSignedIn() {
   const params = new URLSearchParams(location.search);
-  if (!params.has("signed_in") && !params.has("sit") && !params.has("fled")) return;
+  if (!["signed_in", "sit", "fled", "knew"].some((k) => params.has(k))) return;
   if (params.has("signed_in")) localStorage.setItem(SESSION_FLAG, "1");
   arrivedToSit = params.has("sit"); // the seat asked for there: the buy-in dialog here
   if (params.has("fled")) {
     arrivedFleeing(params.get("fled")); // the page's process there died (nodes.js)
     toast("net.moved_on", {}, "ok");
   }
+  table.knew = parseKnew(params.get("knew")); // the table as the page there knew it
   params.delete("signed_in");
   params.delete("sit");
   params.delete("fled");
+  params.delete("knew");
   const rest = params.toString() ? `?${params}` : "";
   window.history.replaceState(null, "", `${location.pathname}${rest}${location.hash}`);
 }
@@ -162,7 +164,9 @@ async function goOn(net) {
   goingOn = true;
   const there = await firstUp(ctx.peers);
   if (there && ctx.net === net && net.status !== "open") {
-    openAt(there, location.hash || "#/lobby", { signedIn: !!ctx.account, fled: location.origin });
+    const st = table.state; // the table on screen, as known here: told there if it restarted
+    const knew = table.tableId && st && st.epoch !== null ? { tableId: table.tableId, epoch: st.epoch } : null;
+    openAt(there, location.hash || "#/lobby", { signedIn: !!ctx.account, fled: location.origin, knew });
     return; // the page is leaving
   }
   goingOn = false;

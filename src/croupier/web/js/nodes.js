@@ -16,13 +16,14 @@ export function nodeUrl(url) {
 /** Open ``hash`` at the process at ``url``; false if ``url`` is not one to follow (nor
  * the process this page fled, below). ``fled``: the origin of this page's process, which
  * stopped answering. */
-export function openAt(url, hash, { signedIn = false, sit = false, fled = null } = {}) {
+export function openAt(url, hash, { signedIn = false, sit = false, fled = null, knew = null } = {}) {
   const there = nodeUrl(url);
   if (!there || fledFrom(there)) return false;
   const query = new URLSearchParams();
   if (signedIn) query.set("signed_in", "1");
   if (sit) query.set("sit", "1"); // the player asked for a seat
   if (fled) query.set("fled", fled);
+  if (knew) query.set("knew", `${knew.epoch}:${knew.tableId}`); // see restartedSince
   const search = query.toString() ? `?${query}` : "";
   location.assign(`${there}/${search}${hash}`);
   return true;
@@ -48,6 +49,18 @@ export function arrivedFleeing(origin, now = Date.now()) {
 /** The process this page fled answers again (restarted): follow tables there again. */
 export function forgetFled() {
   fled = null;
+}
+
+/** ``?knew=epoch:table``: the table and its epoch as the page that fled knew them, or null. */
+export function parseKnew(value) {
+  const m = /^(\d+):(.+)$/.exec(value || "");
+  return m ? { epoch: Number(m[1]), tableId: m[2] } : null;
+}
+
+/** Whether a snapshot of ``tableId`` at ``epoch`` is the table ``knew`` restarted since
+ * (restored from its journal by the crash policy: a new epoch). */
+export function restartedSince(knew, tableId, epoch) {
+  return !!knew && knew.tableId === tableId && typeof epoch === "number" && epoch > knew.epoch;
 }
 
 /** Whether ``url`` is the process this page fled, lately. */

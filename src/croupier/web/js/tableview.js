@@ -12,7 +12,7 @@ import { TableClock } from "./clock.js";
 import { countsAs, lowestAmount } from "./underraise.js";
 import { PreActions } from "./preactions.js";
 import { TableTools } from "./tabletools.js";
-import { firstUp, fledFrom, forgetFled, nodeUrl, openAt } from "./nodes.js";
+import { firstUp, fledFrom, forgetFled, nodeUrl, openAt, restartedSince } from "./nodes.js";
 
 const CLOCK = { room: 30, naiko: 20, arcade: 15 };
 const RETRY_MOVING_MS = 1000; // a table being taken over from a dead process: ask again
@@ -31,6 +31,10 @@ export class TableView {
     this.span = null; // seconds the current turn had when it began (the timer bar's length)
     this.discards = new Set();
     this.wantSit = false;
+    // a room of several processes (nodes.js): the table being taken over here, and the
+    // table as a page that fled a dead process knew it ({tableId, epoch}, or null)
+    this.moving = false;
+    this.knew = null;
     this.naiko = new NaikoPanel(this);
     this.pre = new PreActions(this); // pre-selected actions while others act
     this.bind();
@@ -150,7 +154,8 @@ export class TableView {
       return true;
     }
     this.ctx.toast(this.ctx.errorText("table_elsewhere"), {}, "ok");
-    return openAt(url, location.hash, { signedIn: !!this.ctx.account, sit: this.wantSit });
+    // (``knew``: a page that fled a dead process and follows the table on, restarted there)
+    return openAt(url, location.hash, { signedIn: !!this.ctx.account, sit: this.wantSit, knew: this.knew });
   }
 
   onMessage(m) {
@@ -162,6 +167,12 @@ export class TableView {
     } else if (m.type === "snapshot") {
       this.clock.sync(m.now);
       this.state = fromSnapshot(m, this.me);
+      if (this.knew && this.knew.tableId === m.table_id) {
+        // the page came from a process that died: the table restarted since (the crash
+        // policy sent every stack home) if its epoch is newer than the one known there
+        if (restartedSince(this.knew, m.table_id, m.epoch)) this.ctx.toast("table.restarted_here", {}, "ok");
+        this.knew = null;
+      }
     } else if (m.type === "subscribed") {
       this.live = true;
       if (this.moving) this.ctx.toast("table.restarted_here", {}, "ok"); // (the crash policy)
