@@ -167,12 +167,10 @@ export class TableView {
     } else if (m.type === "snapshot") {
       this.clock.sync(m.now);
       this.state = fromSnapshot(m, this.me);
-      if (this.knew && this.knew.tableId === m.table_id) {
-        // the page came from a process that died: the table restarted since (the crash
-        // policy sent every stack home) if its epoch is newer than the one known there
-        if (restartedSince(this.knew, m.table_id, m.epoch)) this.ctx.toast("table.restarted_here", {}, "ok");
-        this.knew = null;
-      }
+      // the page came from a process that died: the table restarted since (the crash
+      // policy sent every stack home) if its epoch is newer than the one known there
+      if (restartedSince(this.knew, m.table_id, m.epoch)) this.ctx.toast("table.restarted_here", {}, "ok");
+      if (this.knew && this.knew.tableId === m.table_id) this.knew = null;
     } else if (m.type === "subscribed") {
       this.live = true;
       if (this.moving) this.ctx.toast("table.restarted_here", {}, "ok"); // (the crash policy)
