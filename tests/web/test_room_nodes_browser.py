@@ -191,7 +191,8 @@ def test_a_page_whose_process_dies_goes_on_at_the_other_and_finds_its_table(
     a, b = room["a"], room["b"]
     there = sorted(t.table_id for t in DEFAULT_TABLES if preferred(t.table_id, NODES) == b.name)
     table_id = next(t for t in there if t.startswith("nlhe") or t.startswith("plo"))
-    browser_page.allow(r"WebSocket|ERR_CONNECTION_REFUSED")  # b's socket, once b is gone
+    # b's socket and any request to b, refused or cut off by the kill
+    browser_page.allow(r"WebSocket|ERR_CONNECTION_(REFUSED|RESET)")
     page = browser_page.page
     sign_up(page, a.base, f"f{secrets.token_hex(3)}")
     exchange(page, 300)
