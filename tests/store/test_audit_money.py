@@ -5,11 +5,13 @@ exchanges), R-RAKE-1 (house rake and levy against the hands)."""
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterator
 
 import pytest
+import sqlalchemy as sa
 
-from croupier.store import Leg, Store, user_account
+from croupier.store import Leg, Store, open_store, user_account
 from croupier.store.audit import CHECKS, AuditData, AuditReport, audit
 from croupier.store.ledger import (
     HOUSE_DIAMONDS,
@@ -19,10 +21,11 @@ from croupier.store.ledger import (
     MINT_DIAMONDS,
     Currency,
 )
-from croupier.store.schema import hands
+from croupier.store.schema import hands, transfers
 from croupier.table.journal import BuyInIntent, HandEndRecord, HandStartRecord, SeatsRecord
 from croupier.table.restart import close_table
 from croupier.table.seating import Seat
+from tests.store.backends import FakeClock
 
 
 def _player(store: Store, name: str, chips: int = 1000) -> int:
@@ -209,3 +212,30 @@ def test_close_table_sends_every_stack_home_once(store: Store, stack: int) -> No
     assert store.audit().transfers == before + (1 if stack else 0)
     assert close_table("qm-1", store.journal, store.bank("qm-1")) is None
     assert store.audit().ok
+
+
+def test_the_audit_reads_one_state_while_the_room_writes(url: str, clock: FakeClock) -> None:
+    """``croupier admin audit`` runs on a live room: a transfer another process commits
+    while the audit reads is wholly seen or not at all (one snapshot: PostgreSQL's
+    REPEATABLE READ; SQLite's transaction holds the write lock), never half of it."""
+    with open_store(url, clock=clock) as store, open_store(url, clock=clock) as other:
+        uid = _player(store, "Ann")
+        writers: list[threading.Thread] = []
+
+        def racing(data: AuditData) -> Iterator[str]:
+            # another process commits a transfer after the audit read the ledger
+            writer = threading.Thread(target=lambda: other.ledger.grant_diamonds(uid, 5, key="mid"))
+            writers.append(writer)
+            writer.start()
+            writer.join(1.0)  # (on SQLite it waits for the audit's transaction to end)
+            seen = data.conn.execute(sa.select(sa.func.count()).select_from(transfers))
+            count = seen.scalar_one()
+            if count != len(data.transfers):
+                yield f"read {len(data.transfers)} transfers, then {count}"
+
+        report = audit(store.db, (*CHECKS, ("racing", racing)))
+        for writer in writers:
+            writer.join(30)
+        assert report.ok, report.discrepancies
+        assert other.ledger.get_transfer("mid") is not None  # committed meanwhile
+        assert store.audit().ok

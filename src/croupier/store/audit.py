@@ -224,8 +224,10 @@ CHECKS: tuple[tuple[str, Check], ...] = (
 
 
 def audit(db: Database, checks: tuple[tuple[str, Check], ...] | None = None) -> AuditReport:
-    """Audit the whole ledger in one consistent read (``checks`` default: :data:`CHECKS`)."""
-    return db.run(lambda conn: _audit(conn, CHECKS if checks is None else checks))
+    """Audit the whole ledger in one consistent read (``checks`` default: :data:`CHECKS`):
+    one snapshot of the database, so a live room's transfers committed meanwhile are
+    either wholly seen or not at all."""
+    return db.run(lambda conn: _audit(conn, CHECKS if checks is None else checks), snapshot=True)
 
 
 def read(conn: sa.Connection) -> AuditData:

@@ -7,7 +7,9 @@ They differ only in how a writing transaction excludes the others:
   WAL mode with ``synchronous=FULL`` and a busy timeout.
 - **PostgreSQL** (psycopg 3) runs at READ COMMITTED and locks the rows it is about to
   change with ``SELECT … FOR UPDATE``, always in ascending id order (no deadlocks between
-  transfers). Serialization failures and deadlocks are retried.
+  transfers). Serialization failures and deadlocks are retried. A transaction whose
+  statements must all read one state of the database (the audit of a live room) runs at
+  REPEATABLE READ (:attr:`Backend.snapshot`); on SQLite every transaction already does.
 
 >>> backend_for("sqlite:///croupier.sqlite3").name
 'sqlite'
@@ -56,6 +58,12 @@ class Backend(Protocol):
         another process needs to take its tables over (store/leases.py)."""
         ...
 
+    @property
+    def snapshot(self) -> dict[str, Any]:
+        """The connection's execution options for a transaction whose statements all
+        read one state of the database (``{}``: every transaction does)."""
+        ...
+
     def lock(self, stmt: sa.Select[Any]) -> sa.Select[Any]:
         """``stmt`` made to lock the rows it reads until the transaction ends."""
         ...
@@ -74,6 +82,11 @@ class SqliteBackend:
     """SQLite: ``BEGIN IMMEDIATE`` transactions, WAL, foreign keys, busy timeout."""
 
     name: str = "sqlite"
+
+    @property
+    def snapshot(self) -> dict[str, Any]:
+        return {}  # BEGIN IMMEDIATE: every transaction reads one state
+
     busy_timeout_ms: int = 30_000
 
     def driver_url(self, url: str) -> str:
@@ -137,6 +150,10 @@ class PostgresBackend:
     """PostgreSQL through psycopg 3: row locks with ``FOR UPDATE``; retries on 40001/40P01."""
 
     name: str = "postgresql"
+
+    @property
+    def snapshot(self) -> dict[str, Any]:
+        return {"isolation_level": "REPEATABLE READ"}
 
     def driver_url(self, url: str) -> str:
         scheme, sep, rest = url.partition("://")

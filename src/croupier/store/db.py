@@ -177,8 +177,10 @@ class Database:
             return cls(url=url, backend=backend, engine=engine, serial=turns)
         return cls(url=url, backend=backend, engine=engine)
 
-    def run(self, work: Callable[[sa.Connection], T]) -> T:
+    def run(self, work: Callable[[sa.Connection], T], *, snapshot: bool = False) -> T:
         """Run ``work`` in one transaction (retried on lock timeouts and deadlocks).
+        ``snapshot``: every statement of ``work`` reads the same state of the database,
+        whatever commits meanwhile (the audit of a live room; ``Backend.snapshot``).
 
         ``work`` may be run more than once, so it must have no effect outside the database.
         """
@@ -186,6 +188,8 @@ class Database:
         while True:
             try:
                 with self.serial, self.engine.connect() as conn:
+                    if snapshot and self.backend.snapshot:
+                        conn.execution_options(**self.backend.snapshot)
                     try:
                         with conn.begin():
                             return work(conn)
