@@ -1,12 +1,15 @@
 """The room-wide services of a room on several processes (issue #16, server/cluster.py):
-tournaments and the casino run on the room's first process only, and a player on any
-other one sees them in the lobby (R-LOBBY-1, R-TOUR-1) with the address they run at, and
-is sent there to register or to play (``tournament_elsewhere``, ``table_elsewhere``),
-with no chip moved by the refusal. Each process names the others to its pages."""
+tournaments and the casino run on the process holding their lease (the first one, until
+it dies: then another takes them over), and a player on any other one sees them in the
+lobby (R-LOBBY-1, R-TOUR-1) with the address they run at, and is sent there to register
+or to play (``tournament_elsewhere``, ``table_elsewhere``), with no chip moved by the
+refusal. Each process names the others to its pages."""
 
 from __future__ import annotations
 
 import asyncio
+import signal
+import time
 from pathlib import Path
 from typing import Any
 
@@ -93,6 +96,95 @@ def test_tournaments_and_casino_are_seen_from_every_process_and_played_at_the_ro
             await client.close()
 
         asyncio.run(casino())
+    finally:
+        for n in NODES:
+            nodes[n].kill()
+
+
+@pytest.mark.rules("R-CRASH-1")
+def test_the_room_services_move_to_another_process_when_theirs_dies(
+    database_url: str, tmp_path: Path
+) -> None:
+    """SIGKILL the process running tournaments and the casino: the other takes their lease
+    over (epoch + 1) and runs them within 5 s, restored from the database (R-CRASH-1): a
+    registration made before the kill stands and can be taken back there, every chip home;
+    the casino plays there. The killed process, started again, leaves them where they are
+    and sends players there. The audit balances."""
+    nodes = _room(database_url, tmp_path)
+    a, b = nodes["a"], nodes["b"]
+    a.start()
+    b.start()
+    try:
+        at_a = _tournaments(a)
+        wait_until(lambda: set(_tournaments(b)) == set(at_a), 15, "b lists a's tournaments")
+        player = register(a.base, "roomsvc2")
+        auth = {"Authorization": f"Bearer {player.token}", "Origin": ORIGIN}
+        tid = next(t for t, r in at_a.items() if r["kind"] == "sitngo")
+        before = httpx.get(f"{a.base}/api/me", headers=auth).json()["chips"]
+        r = httpx.post(f"{a.base}/api/tournaments/{tid}/register", headers=auth)
+        assert r.status_code == 200, r.text
+        with open_store(database_url) as store:
+            lease = store.leases.get(ROOM_LEASE)
+            assert lease is not None and lease.owner.startswith("a/")
+            epoch = lease.epoch
+
+        killed = time.monotonic()
+        a.kill()
+
+        def served_at_b() -> bool:
+            rows = _tournaments(b)
+            return tid in rows and "node_url" not in rows[tid]
+
+        wait_until(served_at_b, 30, "b runs the tournaments", interval=0.05)
+        took = time.monotonic() - killed
+        print(f"\nroom services: run by b {took:.2f} s after a's SIGKILL")
+        assert took <= 5.0, took
+        with open_store(database_url) as store:
+            lease = store.leases.get(ROOM_LEASE)
+            assert lease is not None and lease.owner.startswith("b/")
+            assert lease.epoch == epoch + 1
+        # the registration stands (its buy-in in the pool), and is taken back at b
+        assert player.pid in _tournaments(b)[tid]["registered"]
+        assert httpx.get(f"{b.base}/api/me", headers=auth).json()["chips"] == before - 100
+        r = httpx.post(f"{b.base}/api/tournaments/{tid}/unregister", headers=auth)
+        assert r.status_code == 200, r.text
+        assert httpx.get(f"{b.base}/api/me", headers=auth).json()["chips"] == before
+
+        async def casino_at_b() -> None:
+            client = await Client.open(b.ws_url, player.token)
+            await client.send({"type": "subscribe"})
+            lobby = await client.expect("lobby")
+            rows = lobby["casino"]
+            assert rows and all("node_url" not in r for r in rows), rows
+            ack = await client.command({"type": "casino_sit", "table_id": rows[0]["table_id"]})
+            assert ack["accepted"], ack
+            await client.close()
+
+        asyncio.run(casino_at_b())
+
+        # a comes back: the services stay at b, and a sends players there
+        a.start()
+        wait_until(
+            lambda: {r.get("node_url") for r in _tournaments(a).values()} == {b.base},
+            15,
+            "a lists b's tournaments",
+        )
+        r = httpx.post(f"{a.base}/api/tournaments/{tid}/register", headers=auth)
+        assert r.status_code == 409, r.text
+        assert (r.json()["error"]["code"], r.json()["error"]["url"]) == (
+            "tournament_elsewhere",
+            b.base,
+        )
+        assert httpx.get(f"{a.base}/api/me", headers=auth).json()["chips"] == before
+        with open_store(database_url) as store:
+            lease = store.leases.get(ROOM_LEASE)
+            assert lease is not None and lease.owner.startswith("b/")
+        for node in (a, b):  # the audit reads a room at rest
+            node.proc.send_signal(signal.SIGTERM)  # type: ignore[union-attr]
+            node.proc.wait(60)  # type: ignore[union-attr]
+        with open_store(database_url) as store:
+            report = store.audit()
+            assert report.ok, report
     finally:
         for n in NODES:
             nodes[n].kill()

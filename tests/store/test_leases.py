@@ -1,6 +1,7 @@
 """Table leases and fencing (issue #16, store/leases.py): one holder per table, a takeover
 only after expiry with a new epoch, and a process that lost a table can write nothing more
-for it — no journal record, no buy-in, no cash-out — while the new holder writes on."""
+for it — no journal record, no buy-in, no cash-out — while the new holder writes on; the
+same for the room services (tournaments, the casino) under their lease."""
 
 from __future__ import annotations
 
@@ -12,12 +13,15 @@ import pytest
 import sqlalchemy as sa
 
 from croupier.store import open_store
+from croupier.store.casino import LedgerCashier as CasinoCashier
 from croupier.store.errors import StoreError
-from croupier.store.leases import Fence, LeaseLostError
+from croupier.store.leases import ROOM_LEASE, Fence, LeaseLostError
 from croupier.store.schema import table_leases
 from croupier.store.store import Store
+from croupier.store.tournaments import TournamentJournal
 from croupier.table.journal import HandStartRecord, HandVoidRecord, SeatsRecord, commit_deck
 from croupier.table.seating import Seat
+from croupier.tournament.money import LedgerCashier as TournamentCashier
 from tests.store.backends import FakeClock
 from tests.store.test_journal import DECK
 
@@ -309,4 +313,80 @@ def test_the_audit_names_a_table_its_process_left_with_chips(
         assert b.audit().ok  # served again: nothing stuck
         b.journal.append("t1", SeatsRecord((), "restart"))
         b.bank("t1").cash_out("1", 200, "r2")
+        assert b.audit().ok
+
+
+def test_the_room_services_lease_expires_on_purpose_and_is_taken_at_a_new_epoch(
+    store: Store, clock: FakeClock
+) -> None:
+    """A room node that stops lets the room services' lease expire (the row kept, so the
+    next holder's epoch grows); only its holder at its epoch can."""
+    lease = store.leases.acquire(ROOM_LEASE, "a/1", url="http://a", ttl=3)
+    assert lease is not None and lease.epoch == 1
+    assert not store.leases.expire(ROOM_LEASE, "b/1", 1)  # not the holder
+    assert not store.leases.expire(ROOM_LEASE, "a/1", 2)  # not its epoch
+    assert store.leases.acquire(ROOM_LEASE, "b/1", url="http://b", ttl=3) is None
+    assert store.leases.expire(ROOM_LEASE, "a/1", 1)
+    taken = store.leases.acquire(ROOM_LEASE, "b/1", url="http://b", ttl=3)
+    assert taken is not None and (taken.owner, taken.epoch) == ("b/1", 2)
+
+
+def test_a_process_that_lost_the_room_services_writes_nothing_more_for_them(
+    url: str, clock: FakeClock
+) -> None:
+    """Tournaments and the casino are fenced by the room services' lease as a table is by
+    its own: after another process took it over, the old holder's tournament journal
+    writes, tournament buy-ins, refunds and prizes, and casino rounds, bets, settlements
+    and voids are refused with ``lease_lost`` and change nothing; the new holder's go
+    through (it voids the round left open and refunds the entry), and the audit balances."""
+    a, b = _pair(url, clock)
+    with a, b:
+        _fund(a, 1, 500)
+        lease = a.leases.acquire(ROOM_LEASE, "a/1", url="http://a", ttl=3)
+        assert lease is not None
+        a.fence.hold(ROOM_LEASE, lease.epoch)
+        journal = {s: TournamentJournal(s.db, clock=s.clock, fence=s.fence) for s in (a, b)}
+        cashier = {s: TournamentCashier(s.ledger) for s in (a, b)}
+        casino = {s: CasinoCashier(s.db, s.ledger, clock, fence=s.fence) for s in (a, b)}
+        event = {"root": "sng", "kind": "sitngo", "status": "registering", "buy_in": 100}
+        journal[a].save_event("sng-1", **event, recurring=True, spec={"name": "SNG"})
+        assert cashier[a].enter("sng-1", "1", 100, "sng-1:entry:e1")
+        journal[a].save_entry("sng-1", "e1", "1", "P1", False, "sng-1:entry:e1")
+        seats = {"seats": [{"seat": 0, "player": "1"}]}
+        casino[a].open_round("casino-1", "r1", seats, [("1", 15)])
+        clock.advance(4)  # a froze past its lease; b takes the room services over
+        taken = b.leases.acquire(ROOM_LEASE, "b/1", url="http://b", ttl=3)
+        assert taken is not None and taken.epoch == 2
+        b.fence.hold(ROOM_LEASE, taken.epoch)
+        rows = [(r.id, r.status, r.state, [e.status for e in r.entries]) for r in journal[b].load()]
+        chips, pool = a.ledger.balances(1).chips, cashier[a].pool("sng-1")
+        attempts = [
+            lambda: journal[a].save_event("sng-2", **event, recurring=True, spec={}),
+            lambda: journal[a].save_state("sng-1", "running", {"hand_nos": {}}),
+            lambda: journal[a].save_entry("sng-1", "e2", "1", "P1", False, "sng-1:entry:e2"),
+            lambda: journal[a].set_entry_status("e1", "refunded"),
+            lambda: cashier[a].enter("sng-1", "1", 100, "sng-1:entry:e2"),
+            lambda: cashier[a].refund("sng-1", "1", 100, "sng-1:refund:e1"),
+            lambda: cashier[a].pay("sng-1", "1", 100, "sng-1:prize:1"),
+            lambda: casino[a].wager("casino-1", "r1", "1", "flop", 20),
+            lambda: casino[a].settle("casino-1", "r1", [("1", 15, 30)], {}),
+            lambda: casino[a].void("casino-1", "r1", "crash"),
+            lambda: casino[a].open_round("casino-1", "r2", seats, [("1", 15)]),
+        ]
+        for attempt in attempts:
+            with pytest.raises(LeaseLostError) as info:
+                attempt()
+            assert info.value.code == "lease_lost"
+        assert a.fence.lost(ROOM_LEASE)
+        after = [
+            (r.id, r.status, r.state, [e.status for e in r.entries]) for r in journal[b].load()
+        ]
+        assert after == rows
+        assert (a.ledger.balances(1).chips, cashier[a].pool("sng-1")) == (chips, pool)
+        assert casino[b].open_rounds("casino-1") == ["r1"]
+        # the new holder voids the round left open, refunds the entry: every chip home
+        casino[b].void("casino-1", "r1", "crash")
+        cashier[b].refund("sng-1", "1", 100, "sng-1:refund:e1")
+        journal[b].set_entry_status("e1", "refunded")
+        assert b.ledger.balances(1).chips == 500
         assert b.audit().ok

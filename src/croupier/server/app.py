@@ -61,6 +61,7 @@ from croupier.server.wire import plain
 from croupier.server.ws import WsSession
 from croupier.store import Store, open_store
 from croupier.table import AsyncioClock, SitDown, TableActor
+from croupier.table.clock import StoppableClock
 from croupier.tournament import LedgerCashier, TournamentRegistry, sit_and_go, spin
 from croupier.tournament.persist import tournament_store
 from croupier.tournament.structures import SPIN_MULTIPLIERS
@@ -185,33 +186,12 @@ async def _start(app: Starlette, settings: Settings) -> Services:
         tid, {"type": "table_closed", "table_id": tid, "reason": why}
     )
     node = services.node = Node(services) if settings.node_id else None
-    room = node is None or node.room  # the room-wide services run here
-    services.tournaments = TournamentRegistry(
-        LedgerCashier(store.ledger),
-        clock=AsyncioClock(),
-        testing=settings.testing,
-        on_table=lambda table_id, actor: _tournament_table(services, table_id, actor),
-        # a tournament hand's archive row is written with the director's state (one
-        # transaction, R-CRASH-1 revised)
-        store=tournament_store(store, hands=registry.tournament_hand),
-    )
-    # R-CRASH-1: registrations stand, running tournaments resume from their journal
-    if room:
-        await services.tournaments.restore()
-    if settings.default_tables and room:
-        pace, delay = settings.between_hands_seconds, settings.bot_delay_seconds
-        scale = settings.level_seconds_scale
-        sng = sit_and_go(
-            "sng-6", "Sit & Go 6-max 100", seats=6, buy_in=100, between_hands=pace, bot_delay=delay
-        )
-        sng = replace(sng, schedule=sng.schedule.scaled(scale)) if scale != 1.0 else sng
-        services.tournaments.publish(sng, recurring=True)
-        spins = SPIN_MULTIPLIERS.scaled(scale) if scale != 1.0 else SPIN_MULTIPLIERS
-        spin10 = spin(
-            "spin-10", "Spin 10", buy_in=10, table=spins, between_hands=pace, bot_delay=delay
-        )
-        services.tournaments.publish(spin10, recurring=True)
-    if room:  # one boot per room start (the audit's restarts)
+    first = node is None or node.first  # the start-up recovery runs here
+    services.tournaments = _tournament_registry(services)
+    # the room-wide services run here if this process takes their lease (else the
+    # process holding it runs them, and this one takes them over if it dies)
+    room = node is None or (node.first and await node.take_room())
+    if first:  # one boot per room start (the audit's restarts)
         last = await asyncio.to_thread(store.boots.last_recovered)
         boot = await asyncio.to_thread(store.boots.begin)
     specs = {s.table_id: s for s in DEFAULT_TABLES} if settings.default_tables else {}
@@ -223,7 +203,7 @@ async def _start(app: Starlette, settings: Settings) -> Services:
             await registry.open(spec)
     else:  # this node's share; the others' tables are theirs, or taken over when they die
         await node.open_share(specs.values())
-    if room:
+    if first:
         # R-CRASH-1: every other journaled cash table (private, quick match, no longer
         # configured) sends its stacks home; then the boot counts as recovered (audit).
         # Candidates: every table that wrote since the last complete recovery, and every
@@ -238,8 +218,11 @@ async def _start(app: Starlette, settings: Settings) -> Services:
         if closed:
             log.info("%d tables closed at restart, every stack back to its account", len(closed))
         await asyncio.to_thread(store.boots.recovered, boot.boot_id)
-        services.casino = await open_casino(services)  # server/casino_ws.py (Bonus)
+    if room:
+        await _room_up(services)
     if node is not None:
+        node.start_room = lambda: _room_up(services)
+        node.stop_room = lambda: _room_down(services)
         services.tasks.append(asyncio.create_task(node.run()))
     if node is not None and settings.redis_url:
         services.bus = Bus(services, settings.redis_url)
@@ -249,6 +232,59 @@ async def _start(app: Starlette, settings: Settings) -> Services:
     services.tasks.append(asyncio.create_task(_match_loop(services)))
     services.tasks.append(asyncio.create_task(IdlePrivateTables(services).run()))
     return services
+
+
+def _tournament_registry(sv: Services) -> TournamentRegistry:
+    """The room's tournaments, empty until :func:`_room_up` restores them, on a clock that
+    stops with them (:func:`_room_down`)."""
+    return TournamentRegistry(
+        LedgerCashier(sv.store.ledger),
+        clock=StoppableClock(AsyncioClock()),
+        testing=sv.settings.testing,
+        on_table=lambda table_id, actor: _tournament_table(sv, table_id, actor),
+        # a tournament hand's archive row is written with the director's state (one
+        # transaction, R-CRASH-1 revised)
+        store=tournament_store(sv.store, hands=sv.registry.tournament_hand),
+    )
+
+
+async def _room_up(sv: Services) -> None:
+    """Run the room-wide services in this process (at its start, or taking them over
+    from a process that died): the tournaments restored from the database (R-CRASH-1:
+    registrations stand, running tournaments resume from their journals), the recurring
+    ones published, the casino's tables opened (a round left in play is void, its bets
+    back: server/casino_ws.py)."""
+    tournaments, settings = sv.tournaments, sv.settings
+    assert tournaments is not None
+    await tournaments.restore()
+    if settings.default_tables:
+        pace, delay = settings.between_hands_seconds, settings.bot_delay_seconds
+        scale = settings.level_seconds_scale
+        sng = sit_and_go(
+            "sng-6", "Sit & Go 6-max 100", seats=6, buy_in=100, between_hands=pace, bot_delay=delay
+        )
+        sng = replace(sng, schedule=sng.schedule.scaled(scale)) if scale != 1.0 else sng
+        tournaments.publish(sng, recurring=True)
+        spins = SPIN_MULTIPLIERS.scaled(scale) if scale != 1.0 else SPIN_MULTIPLIERS
+        spin10 = spin(
+            "spin-10", "Spin 10", buy_in=10, table=spins, between_hands=pace, bot_delay=delay
+        )
+        tournaments.publish(spin10, recurring=True)
+    sv.casino = await open_casino(sv)
+
+
+async def _room_down(sv: Services) -> None:
+    """Stop the room-wide services here (another process holds their lease now, and
+    their writes from here are refused): their timers, their tables and the casino's.
+    An empty registry stays: this process's lobby lists the room node's rows."""
+    tournaments, casino = sv.tournaments, sv.casino
+    sv.tournaments, sv.casino = _tournament_registry(sv), None
+    if tournaments is not None:
+        if isinstance(tournaments.clock, StoppableClock):
+            tournaments.clock.stop()
+        await tournaments.close()
+    if casino is not None:
+        await casino.close()
 
 
 def _tournament_table(sv: Services, table_id: str, actor: TableActor | None) -> None:
@@ -396,12 +432,12 @@ async def _shutdown(sv: Services) -> None:
     sv.hub.close_all(CloseCode.GOING_AWAY, "server shutting down")
     await asyncio.sleep(0.05)
     await sv.registry.close()
-    if sv.node is not None:  # the other processes take this one's tables over at once
-        await sv.node.close()
-    if sv.bus is not None:
-        await sv.bus.close()
     if sv.casino is not None:
         await sv.casino.close()
     if sv.tournaments is not None:
         await sv.tournaments.close()
+    if sv.node is not None:  # the other processes take this one's tables over at once
+        await sv.node.close()
+    if sv.bus is not None:
+        await sv.bus.close()
     await asyncio.to_thread(sv.store.close)

@@ -179,7 +179,9 @@ class CasinoRoom:
         self.clock: Clock = clock if clock is not None else AsyncioClock()
         self.configs: dict[str, CasinoTableConfig] = {}
         self.actors: dict[str, CasinoActor] = {}
-        self.cashier = LedgerCashier(sv.store.db, sv.store.ledger, clock=sv.wall)
+        self.cashier = LedgerCashier(
+            sv.store.db, sv.store.ledger, clock=sv.wall, fence=sv.store.fence
+        )
         self.offload = sv.store.db.url not in ("sqlite://", "sqlite:///:memory:")
         """The cashier's transactions on worker threads (not with an in-memory SQLite
         database: its one connection is shared by every thread)."""

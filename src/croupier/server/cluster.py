@@ -30,8 +30,14 @@ action's path). A message naming a table served by another live process is refus
 the room, each other process's table with its ``node_url`` (from the summary its holder
 writes in the lease at the renewal after it changed).
 
-Room-wide services run on the room's first node only: tournaments, the casino and the
-start-up recovery of tables nobody serves.
+**The room-wide services** (tournaments and the casino) run on the process that holds the
+lease :data:`~croupier.store.leases.ROOM_LEASE`: the first node takes it at its start, and
+any process takes it over once it expired (the process running them died, froze, or lost
+the database), then restores them from the database as a restart does (R-CRASH-1: running
+tournaments resume from their directors' journaled state, a casino round in play is void,
+its bets back). Their writes are fenced by that lease as a table's are by its own: a
+process that lost it writes nothing more for them, and stops running them at its next
+round. The start-up recovery of tables nobody serves stays with the first node's start.
 
 >>> preferred("bots-1", ("a", "b")) in ("a", "b")
 True
@@ -50,12 +56,12 @@ import logging
 import threading
 import time
 import uuid
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from croupier.lobby import LobbyError, TableSpec
 from croupier.server.wire import plain
-from croupier.store.leases import Lease
+from croupier.store.leases import ROOM_LEASE, Lease
 from croupier.table.restart import close_table
 
 if TYPE_CHECKING:
@@ -66,10 +72,6 @@ T = TypeVar("T")
 __all__ = ["ROOM_LEASE", "Node", "preferred"]
 
 log = logging.getLogger("croupier.server")
-
-ROOM_LEASE = "room:services"
-"""The lease the room node holds while it runs the room-wide services; its summary carries
-their lobby rows (tournaments, casino tables) for the other processes' lobbies."""
 
 START_GRACE = 10
 """Lease lengths after its start before a process opens a catalogue table that no
@@ -139,13 +141,27 @@ class Node:
         self._stop = threading.Event()
         self.lost = 0
         """Tables this process stopped serving because another one holds their lease now."""
+        self.first = self.name == self.nodes[0]
+        """Whether this process takes the room services' lease at its start (the first
+        node); any process takes it over once it expired."""
+        self.room = False
+        """Whether this process runs the room-wide services now (it holds
+        :data:`ROOM_LEASE` and started them)."""
+        self.start_room: Callable[[], Awaitable[None]] | None = None
+        """Starts the room-wide services here (the server's; after a takeover of the room
+        services' lease)."""
+        self.stop_room: Callable[[], Awaitable[None]] | None = None
+        """Stops them (this process lost their lease to another)."""
+        self.rooms_taken = 0
+        """Times this process took the room-wide services over from another."""
         sv.store.fence.owner = self.owner
         sv.registry.lease = self.lease
 
-    @property
-    def room(self) -> bool:
-        """Whether this process runs the room-wide services (the first node)."""
-        return self.name == self.nodes[0]
+    async def take_room(self) -> bool:
+        """At start: take the room services' lease if nobody holds it (``True``: this
+        process runs the services; the caller starts them). A live holder keeps them."""
+        self.room = await self.lease(ROOM_LEASE)
+        return self.room
 
     def mine(self, table_id: str) -> bool:
         return preferred(table_id, self.nodes) == self.name
@@ -342,8 +358,8 @@ class Node:
                 written[name] = (held[name], body)
         for table_id in sorted(lost):
             store.fence.lose(table_id)
-        if store.fence.lost(ROOM_LEASE):  # (frozen past it): taken again below
-            store.fence.drop(ROOM_LEASE)
+        if self.room and store.fence.lost(ROOM_LEASE):  # (frozen past it, or cut off)
+            await self._lose_room()
         for table_id in sorted(t for t in registry.tables if store.fence.lost(t)):
             # lost at renewal, or found lost by one of its writes (fenced)
             log.error(
@@ -358,9 +374,14 @@ class Node:
         for row in rows:
             if row.owner != self.owner and not row.live(now) and row.name != ROOM_LEASE:
                 self._start_takeover(row.name, row.owner)
-        if self.room and ROOM_LEASE not in store.fence.held():
-            await self.lease(ROOM_LEASE)  # (at once; after a restart, once the old one expired)
-        if self._monotonic() - self._started > START_GRACE * self.ttl:
+        late = self._monotonic() - self._started > START_GRACE * self.ttl
+        if not self.room and ROOM_LEASE not in self._taking:
+            found = next((r for r in rows if r.name == ROOM_LEASE), None)
+            if found is None and (self.first or late):  # nobody ever took it
+                self._start_room_takeover("")
+            elif found is not None and not found.live(now):  # its holder died, froze, stopped
+                self._start_room_takeover(found.owner if found.owner != self.owner else "")
+        if late:
             named = {r.name for r in rows}
             for table_id in sorted(self.catalogue):
                 if table_id not in named and not registry.serving(table_id):
@@ -369,7 +390,12 @@ class Node:
     def _start_takeover(self, table_id: str, owner: str) -> None:
         if table_id in self._taking:
             return
-        task = asyncio.create_task(self._take_over(table_id, owner))
+        self._track(table_id, asyncio.create_task(self._take_over(table_id, owner)))
+
+    def _start_room_takeover(self, owner: str) -> None:
+        self._track(ROOM_LEASE, asyncio.create_task(self._take_room(owner)))
+
+    def _track(self, table_id: str, task: asyncio.Task[None]) -> None:
         self._taking[table_id] = task
 
         def done(_task: asyncio.Task[None], table_id: str = table_id) -> None:
@@ -410,6 +436,57 @@ class Node:
         """The address of the process running the room-wide services, if another one."""
         lease = self.others.get(ROOM_LEASE)
         return lease.url if lease is not None else None
+
+    async def _take_room(self, owner: str) -> None:
+        """Take the room services' lease over (``owner``: its dead holder, ``""`` if
+        nobody held it) and start the services here, restored from the database."""
+        started = self._monotonic()
+        try:
+            if not await self.lease(ROOM_LEASE):
+                return  # another process was quicker
+            if self.start_room is not None:
+                await self.start_room()
+        except Exception:
+            log.exception("taking the room services over failed", extra={"event": "room_failed"})
+            with contextlib.suppress(Exception):  # expired: taken again by the next round
+                await self._give_room_up()
+            return
+        self.room = True
+        if owner:
+            self.rooms_taken += 1
+        log.warning(
+            "room services taken over from %s",
+            owner or "nobody",
+            extra={
+                "event": "room_taken_over",
+                "from": owner,
+                "node": self.name,
+                "seconds": round(self._monotonic() - started, 3),
+            },
+        )
+
+    async def _lose_room(self) -> None:
+        """Another process holds the room services' lease now: stop running them here
+        (their writes were refused from the moment it was lost: fencing)."""
+        log.error(
+            "room services lost to another process",
+            extra={"event": "room_lost", "node": self.name},
+        )
+        self.room = False
+        self.lost += 1
+        if self.stop_room is not None:
+            await self.stop_room()
+
+    async def _give_room_up(self) -> None:
+        """(The services failed to start.) Stop what started of them and let their lease
+        expire at once."""
+        store = self.sv.store
+        epoch = store.fence.epoch(ROOM_LEASE)
+        if self.stop_room is not None:
+            await self.stop_room()
+        if epoch is not None:
+            await self._on_lease_thread(store.leases.expire, ROOM_LEASE, self.owner, epoch)
+        store.fence.drop(ROOM_LEASE)
 
     async def _take_over(self, name: str, owner: str) -> None:
         spec = self.catalogue.get(name)
@@ -457,14 +534,20 @@ class Node:
 
     async def close(self) -> None:
         """Give up the leases of this process's catalogue tables (after its tables
-        stopped), so the other processes open them at once. The others (private and
-        quick-match tables) are left to expire: the process that takes them over then
-        sends their stacks home (R-CRASH-1)."""
+        stopped), so the other processes open them at once, and let the room services'
+        lease expire now (after the services stopped), so another process takes them over
+        at once. The others (private and quick-match tables) are left to expire: the
+        process that takes them over then sends their stacks home (R-CRASH-1)."""
         self._stop.set()  # (the keeper renews nothing more)
         self.stop_takeovers()
         store = self.sv.store
         for table_id, epoch in store.fence.held().items():
-            if table_id not in self.catalogue and table_id != ROOM_LEASE:
+            if table_id == ROOM_LEASE:  # expired, not deleted: any process takes it at once
+                with contextlib.suppress(Exception):
+                    await self._on_lease_thread(store.leases.expire, table_id, self.owner, epoch)
+                store.fence.drop(table_id)
+                continue
+            if table_id not in self.catalogue:
                 continue
             with contextlib.suppress(Exception):
                 await self._on_lease_thread(store.leases.release, table_id, self.owner, epoch)

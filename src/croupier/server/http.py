@@ -315,8 +315,11 @@ async def tournament_entry(request: Request) -> Response:
     tours = sv.tournaments
     if tours is None:
         return fail(404, "unknown_tournament", "no tournaments here")
-    if sv.node is not None and not sv.node.room:  # run by the room's first process
-        url = sv.node.room_url or ""
+    if sv.node is not None and not sv.node.room:  # run by the process holding their lease
+        url = sv.node.room_url
+        if url is None:  # it died: another process takes them over in a moment
+            msg = "the tournaments' server stopped: they restart on another in a moment"
+            return fail(503, "tournaments_restarting", msg)
         there = {"code": "tournament_elsewhere", "message": f"tournaments are run at {url}"}
         return JSONResponse({"error": {**there, "url": url}}, status_code=409)
     tid = request.path_params["tournament_id"]

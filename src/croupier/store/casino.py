@@ -39,6 +39,7 @@ import sqlalchemy as sa
 from croupier.casino.cashier import CashierError, round_key
 from croupier.store.db import Clock, Database, now_ms
 from croupier.store.errors import InsufficientFundsError
+from croupier.store.leases import ROOM_LEASE, Fence, run_fenced
 from croupier.store.ledger import Currency, Ledger, LedgerAccount, Leg, user_account
 from croupier.store.schema import casino_rounds, ledger_accounts
 
@@ -86,10 +87,17 @@ def _uid(player: str) -> int:
 class LedgerCashier:
     """The casino money side on the double-entry ledger and the ``casino_rounds`` journal."""
 
-    def __init__(self, db: Database, ledger: Ledger, clock: Clock) -> None:
+    def __init__(
+        self, db: Database, ledger: Ledger, clock: Clock, *, fence: Fence | None = None
+    ) -> None:
         self._db = db
         self._ledger = ledger
         self._clock = clock
+        self._fence = fence
+        """With a fence, every write is made only while this process holds the room
+        services' lease (if it holds it: :data:`~croupier.store.leases.ROOM_LEASE`), checked
+        in the write's own transaction: a process that lost the casino writes nothing more
+        for it."""
 
     def balance(self, player: str) -> int:
         return self._ledger.balance(user_account(_uid(player)))
@@ -121,7 +129,7 @@ class LedgerCashier:
             for player, amount in stakes:
                 self._move_in(conn, table_id, round_id, player, "stake", amount)
 
-        self._db.run(work)
+        run_fenced(self._db, self._fence, ROOM_LEASE, work)
 
     def _move_in(
         self, conn: sa.Connection, table_id: str, round_id: str, player: str, step: str, amount: int
@@ -159,7 +167,7 @@ class LedgerCashier:
                 raise CashierError("round_closed", f"round {round_id} is {row.status}")
             self._move_in(conn, table_id, round_id, player, spot, amount)
 
-        self._db.run(work)
+        run_fenced(self._db, self._fence, ROOM_LEASE, work)
 
     def settle(
         self,
@@ -203,7 +211,7 @@ class LedgerCashier:
                 )
             )
 
-        self._db.run(work)
+        run_fenced(self._db, self._fence, ROOM_LEASE, work)
 
     def void(self, table_id: str, round_id: str, reason: str) -> None:
         def work(conn: sa.Connection) -> None:
@@ -237,7 +245,7 @@ class LedgerCashier:
                 )
             )
 
-        self._db.run(work)
+        run_fenced(self._db, self._fence, ROOM_LEASE, work)
 
     def open_rounds(self, table_id: str) -> list[str]:
         stmt = (

@@ -31,9 +31,9 @@ from __future__ import annotations
 
 import functools
 import threading
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 import sqlalchemy as sa
 
@@ -51,7 +51,15 @@ from croupier.store.db import (
 from croupier.store.errors import StoreError
 from croupier.store.schema import table_leases
 
-__all__ = ["Fence", "Lease", "LeaseLostError", "Leases"]
+__all__ = ["ROOM_LEASE", "Fence", "Lease", "LeaseLostError", "Leases", "run_fenced"]
+
+T = TypeVar("T")
+
+ROOM_LEASE = "room:services"
+"""The lease of the room-wide services (tournaments, the casino): the process that holds
+it runs them, and every write of theirs is checked against it (:class:`Fence`), so a
+process that lost it (frozen past it, cut from the database) writes nothing more for
+them. Its summary carries their lobby rows for the other processes' lobbies."""
 
 
 class LeaseLostError(StoreError):
@@ -314,6 +322,24 @@ class Leases:
 
         return self._db.run(work)
 
+    def expire(self, name: str, owner: str, epoch: int) -> bool:
+        """Let ``name`` expire now if ``owner`` holds it at ``epoch``: its row stays, so
+        the next holder's epoch grows (fencing) and any process may take it at once."""
+
+        def work(conn: sa.Connection) -> bool:
+            done = conn.execute(
+                table_leases.update()
+                .where(
+                    table_leases.c.name == name,
+                    table_leases.c.owner == owner,
+                    table_leases.c.epoch == epoch,
+                )
+                .values(expires_ms=0)
+            )
+            return bool(done.rowcount == 1)
+
+        return self._db.run(work)
+
     def all(self) -> list[Lease]:
         """Every lease row, by name."""
         return [_lease(r) for r in self._db.run(lambda conn: conn.execute(_SELECT_ALL).all())]
@@ -403,3 +429,18 @@ class Fence:
                     f"table {table_id!r} is held by {row.owner if row else 'nobody'}"
                     f" at epoch {row.epoch if row else 0}, not by {self.owner} at epoch {epoch}"
                 )
+
+
+def run_fenced(
+    db: Database, fence: Fence | None, name: str, work: Callable[[sa.Connection], T]
+) -> T:
+    """``db.run(work)``, made only while this process holds the lease ``name`` (if it
+    holds it), checked first in the same transaction (:meth:`Fence.check`)."""
+    if fence is None:
+        return db.run(work)
+
+    def fenced(conn: sa.Connection) -> T:
+        fence.check(conn, name, db.backend)
+        return work(conn)
+
+    return db.run(fenced)

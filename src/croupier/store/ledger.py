@@ -337,7 +337,8 @@ class Ledger:
     ) -> Transfer:
         """Record a balanced transfer atomically (or return the one recorded under ``key``).
         ``table``: a move at that table, made only while this process holds its lease (if
-        it leased it: store/leases.py), checked in the same transaction."""
+        it leased it: store/leases.py), checked in the same transaction; or the name of
+        another lease the move depends on (the room services', ``ROOM_LEASE``)."""
         _validate(kind, key, legs)
         fence = self._fence if table is not None else None
 

@@ -29,6 +29,7 @@ import sqlalchemy as sa
 
 from croupier.store.archive import ArchivedHand, HandArchive
 from croupier.store.db import Clock, Database, now_ms
+from croupier.store.leases import ROOM_LEASE, Fence, run_fenced
 from croupier.store.schema import tournament_entries, tournaments
 
 __all__ = ["EntryRow", "EventRow", "TournamentJournal"]
@@ -67,12 +68,23 @@ class EventRow:
 
 class TournamentJournal:
     """Rows of ``tournaments`` and ``tournament_entries``; each call is one transaction.
-    ``archive`` is where :meth:`save_state` writes the hands a state depends on."""
+    ``archive`` is where :meth:`save_state` writes the hands a state depends on. With a
+    ``fence``, every write is made only while this process holds the room services' lease
+    (if it holds it: a room of several processes, :data:`~croupier.store.leases.ROOM_LEASE`),
+    checked in the write's own transaction."""
 
-    def __init__(self, db: Database, *, clock: Clock, archive: HandArchive | None = None) -> None:
+    def __init__(
+        self,
+        db: Database,
+        *,
+        clock: Clock,
+        archive: HandArchive | None = None,
+        fence: Fence | None = None,
+    ) -> None:
         self.db = db
         self.clock = clock
         self.archive = archive if archive is not None else HandArchive(db)
+        self.fence = fence
 
     def save_event(
         self,
@@ -116,7 +128,7 @@ class TournamentJournal:
                 tournaments.update().where(tournaments.c.id == tournament_id).values(**values)
             )
 
-        self.db.run(work)
+        run_fenced(self.db, self.fence, ROOM_LEASE, work)
 
     def save_state(
         self,
@@ -151,7 +163,7 @@ class TournamentJournal:
                 .values(status=status, state=dict(state), updated_ms=now)
             )
 
-        self.db.run(work)
+        run_fenced(self.db, self.fence, ROOM_LEASE, work)
 
     def save_entry(
         self,
@@ -185,16 +197,19 @@ class TournamentJournal:
                 )
             )
 
-        self.db.run(work)
+        run_fenced(self.db, self.fence, ROOM_LEASE, work)
 
     def set_entry_status(self, entry_id: str, status: str) -> None:
         """``refunded`` once its buy-in went back."""
-        self.db.run(
+        run_fenced(
+            self.db,
+            self.fence,
+            ROOM_LEASE,
             lambda conn: conn.execute(
                 tournament_entries.update()
                 .where(tournament_entries.c.entry_id == entry_id)
                 .values(status=status)
-            )
+            ),
         )
 
     def load(

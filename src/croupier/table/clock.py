@@ -28,7 +28,7 @@ import itertools
 from collections.abc import Awaitable, Callable
 from typing import Any, Protocol
 
-__all__ = ["AsyncioClock", "Clock", "FakeClock", "TimerHandle"]
+__all__ = ["AsyncioClock", "Clock", "FakeClock", "StoppableClock", "TimerHandle"]
 
 Callback = Callable[[], Any]
 _background: set[asyncio.Future[Any]] = set()
@@ -78,6 +78,45 @@ class AsyncioClock:
                 task.add_done_callback(_background.discard)
 
         return loop.call_at(when, fire)
+
+
+class StoppableClock:
+    """A clock whose timers all stop at once: after :meth:`stop`, a timer that comes due
+    does nothing (what runs on it was stopped: the room's tournaments, when another
+    process took them over).
+
+    >>> import asyncio
+    >>> async def demo():
+    ...     clock = StoppableClock(FakeClock())
+    ...     seen = []
+    ...     clock.call_at(1.0, lambda: seen.append(1))
+    ...     clock.call_at(3.0, lambda: seen.append(3))
+    ...     await clock.inner.advance(2)
+    ...     clock.stop()
+    ...     await clock.inner.advance(2)
+    ...     return seen, clock.now()
+    >>> asyncio.run(demo())
+    ([1], 4.0)
+    """
+
+    __slots__ = ("inner", "stopped")
+
+    def __init__(self, inner: Any) -> None:
+        self.inner = inner
+        self.stopped = False
+
+    def now(self) -> float:
+        return float(self.inner.now())
+
+    def call_at(self, when: float, callback: Callback) -> TimerHandle:
+        def fire() -> Any:
+            return None if self.stopped else callback()
+
+        handle: TimerHandle = self.inner.call_at(when, fire)
+        return handle
+
+    def stop(self) -> None:
+        self.stopped = True
 
 
 class _FakeHandle:

@@ -34,6 +34,7 @@ from collections.abc import Callable, Mapping
 from typing import Protocol
 
 from croupier.store.errors import InsufficientFundsError
+from croupier.store.leases import ROOM_LEASE
 from croupier.store.ledger import (
     MINT_CHIPS,
     Currency,
@@ -152,18 +153,24 @@ class LedgerCashier:
     def enter(self, tournament_id: str, player_id: str, amount: int, key: str) -> bool:
         legs = self._legs(tournament_id, player_id, amount)
         try:
-            self._ledger.transfer("tournament_entry", f"tour:{key}", legs, {"t": tournament_id})
+            self._ledger.transfer(
+                "tournament_entry", f"tour:{key}", legs, {"t": tournament_id}, table=ROOM_LEASE
+            )
         except InsufficientFundsError:
             return False
         return True
 
     def refund(self, tournament_id: str, player_id: str, amount: int, key: str) -> None:
         legs = self._legs(tournament_id, player_id, -amount)
-        self._ledger.transfer("tournament_refund", f"tour:{key}", legs, {"t": tournament_id})
+        self._ledger.transfer(
+            "tournament_refund", f"tour:{key}", legs, {"t": tournament_id}, table=ROOM_LEASE
+        )
 
     def pay(self, tournament_id: str, player_id: str, amount: int, key: str) -> None:
         legs = self._legs(tournament_id, player_id, -amount)
-        self._ledger.transfer("tournament_prize", f"tour:{key}", legs, {"t": tournament_id})
+        self._ledger.transfer(
+            "tournament_prize", f"tour:{key}", legs, {"t": tournament_id}, table=ROOM_LEASE
+        )
 
     def adjust(self, tournament_id: str, delta: int, key: str) -> None:
         """The house's side of a Spin (R-TOUR-10): below the buy-ins the excess goes to
@@ -183,7 +190,9 @@ class LedgerCashier:
                 legs.append(Leg(HOUSE_TOURNAMENTS, -from_house))
             if delta - from_house:
                 legs.append(Leg(MINT_CHIPS, -(delta - from_house)))
-        self._ledger.transfer("tournament_overlay", f"tour:{key}", legs, {"t": tournament_id})
+        self._ledger.transfer(
+            "tournament_overlay", f"tour:{key}", legs, {"t": tournament_id}, table=ROOM_LEASE
+        )
 
     def pool(self, tournament_id: str) -> int:
         return self._ledger.balance(pool_account(tournament_id))

@@ -197,7 +197,7 @@ def tournament_store(store: Store, hands: HandSource | None = None) -> Tournamen
     ``hands`` builds the archive rows of the tournament tables' hands (the server's
     table registry)."""
     return TournamentStore(
-        TournamentJournal(store.db, clock=store.clock, archive=store.archive),
+        TournamentJournal(store.db, clock=store.clock, archive=store.archive, fence=store.fence),
         lambda key: store.ledger.get_transfer(f"tour:{key}") is not None,
         hands,
     )

@@ -2,10 +2,11 @@
 // httponly cookie, so the page never holds the token.
 
 export class ApiError extends Error {
-  constructor(status, code, message) {
+  constructor(status, code, message, url = "") {
     super(message || code);
     this.status = status;
     this.code = code;
+    this.url = url; // where it is done instead (tournament_elsewhere)
   }
 }
 
@@ -30,7 +31,8 @@ async function call(method, path, body) {
   }
   if (!r.ok) {
     const err = (data && data.error) || {};
-    throw new ApiError(r.status, err.code || `http_${r.status}`, err.message || "");
+    const url = typeof err.url === "string" ? err.url : "";
+    throw new ApiError(r.status, err.code || `http_${r.status}`, err.message || "", url);
   }
   return data;
 }

@@ -266,6 +266,9 @@ export class Tournaments {
       this.ctx.toast(key, { name: row.name }, "ok");
       this.ctx.refreshAccount();
     } catch (e) {
+      // the room's tournaments moved to another process since the lobby was read
+      if (e.code === "tournament_elsewhere" && e.url
+        && openAt(e.url, "#/tournaments", { signedIn: !!this.ctx.account })) return;
       this.ctx.toast(this.ctx.errorText(e.code));
     } finally {
       this.busy.delete(row.id);
