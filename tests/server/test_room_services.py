@@ -8,6 +8,7 @@ refusal. Each process names the others to its pages."""
 from __future__ import annotations
 
 import asyncio
+import os
 import signal
 import time
 from pathlib import Path
@@ -183,6 +184,66 @@ def test_the_room_services_move_to_another_process_when_theirs_dies(
             node.proc.send_signal(signal.SIGTERM)  # type: ignore[union-attr]
             node.proc.wait(60)  # type: ignore[union-attr]
         with open_store(database_url) as store:
+            report = store.audit()
+            assert report.ok, report
+    finally:
+        for n in NODES:
+            nodes[n].kill()
+
+
+@pytest.mark.rules("R-CRASH-1")
+def test_a_frozen_room_process_finds_the_services_moved_and_stops_running_them(
+    database_url: str, tmp_path: Path
+) -> None:
+    """SIGSTOP the process running tournaments and the casino past their lease: the other
+    takes them over; at SIGCONT the frozen one finds the lease lost (its writes for them
+    refused from then on), stops running them and sends players to the new holder. A
+    registration made before the freeze is refunded once, at the new holder.
+
+    PostgreSQL only, as the frozen tables' test (test_failover.py): a process frozen while
+    it holds SQLite's one write lock stops every write of the room until it wakes."""
+    if database_url.startswith("sqlite"):
+        pytest.skip("SQLite: a frozen writer holds the database's only write lock")
+    nodes = _room(database_url, tmp_path)
+    a, b = nodes["a"], nodes["b"]
+    a.start()
+    b.start()
+    try:
+        at_a = _tournaments(a)
+        player = register(a.base, "roomsvc3")
+        auth = {"Authorization": f"Bearer {player.token}", "Origin": ORIGIN}
+        tid = next(t for t, r in at_a.items() if r["kind"] == "sitngo")
+        before = httpx.get(f"{a.base}/api/me", headers=auth).json()["chips"]
+        r = httpx.post(f"{a.base}/api/tournaments/{tid}/register", headers=auth)
+        assert r.status_code == 200, r.text
+        assert a.proc is not None
+        os.kill(a.proc.pid, signal.SIGSTOP)
+        try:
+            wait_until(
+                lambda: tid in (rows := _tournaments(b)) and "node_url" not in rows[tid],
+                30,
+                "b runs the tournaments",
+                interval=0.05,
+            )
+        finally:
+            os.kill(a.proc.pid, signal.SIGCONT)
+        wait_until(
+            lambda: {r.get("node_url") for r in _tournaments(a).values()} == {b.base},
+            30,
+            "a sends players to b",
+        )
+        assert "room services lost to another process" in a.log.read_text()
+        r = httpx.post(f"{a.base}/api/tournaments/{tid}/unregister", headers=auth)
+        assert (r.status_code, r.json()["error"]["url"]) == (409, b.base), r.text
+        r = httpx.post(f"{b.base}/api/tournaments/{tid}/unregister", headers=auth)
+        assert r.status_code == 200, r.text
+        assert httpx.get(f"{b.base}/api/me", headers=auth).json()["chips"] == before
+        for node in (a, b):
+            node.proc.send_signal(signal.SIGTERM)  # type: ignore[union-attr]
+            node.proc.wait(60)  # type: ignore[union-attr]
+        with open_store(database_url) as store:
+            lease = store.leases.get(ROOM_LEASE)
+            assert lease is not None and lease.owner.startswith("b/")
             report = store.audit()
             assert report.ok, report
     finally:
