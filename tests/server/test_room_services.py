@@ -21,7 +21,7 @@ from croupier.server.cluster import ROOM_LEASE
 from croupier.store import open_store
 from tests.server.chaos import ServerProcess, register
 from tests.server.live import ORIGIN, Client
-from tests.server.room import room
+from tests.server.room import metric, room
 from tests.waiting import wait_until
 
 pytestmark = [pytest.mark.slow, pytest.mark.rules("R-LOBBY-1", "R-TOUR-1")]
@@ -144,6 +144,8 @@ def test_the_room_services_move_to_another_process_when_theirs_dies(
             lease = store.leases.get(ROOM_LEASE)
             assert lease is not None and lease.owner.startswith("b/")
             assert lease.epoch == epoch + 1
+        wait_until(lambda: metric(b, "croupier_room_services_here") == 1, 10, "b runs them")
+        assert metric(b, "croupier_room_services_taken_over_total") == 1
         # the registration stands (its buy-in in the pool), and is taken back at b
         assert player.pid in _tournaments(b)[tid]["registered"]
         assert httpx.get(f"{b.base}/api/me", headers=auth).json()["chips"] == before - 100
@@ -233,6 +235,9 @@ def test_a_frozen_room_process_finds_the_services_moved_and_stops_running_them(
             "a sends players to b",
         )
         assert "room services lost to another process" in a.log.read_text()
+        assert metric(a, "croupier_room_services_lost_total") == 1
+        assert metric(a, "croupier_room_services_here") == 0
+        assert metric(b, "croupier_room_services_here") == 1
         r = httpx.post(f"{a.base}/api/tournaments/{tid}/unregister", headers=auth)
         assert (r.status_code, r.json()["error"]["url"]) == (409, b.base), r.text
         r = httpx.post(f"{b.base}/api/tournaments/{tid}/unregister", headers=auth)
@@ -246,6 +251,69 @@ def test_a_frozen_room_process_finds_the_services_moved_and_stops_running_them(
             assert lease is not None and lease.owner.startswith("b/")
             report = store.audit()
             assert report.ok, report
+    finally:
+        for n in NODES:
+            nodes[n].kill()
+
+
+@pytest.mark.rules("R-CRASH-1", "R-TOUR-2")
+def test_a_running_spin_goes_on_at_the_process_that_takes_the_services_over(
+    sqlite_url: str, tmp_path: Path
+) -> None:
+    """A player plays a Spin (filled with bots) at the room services' process, which is
+    killed: from the other process the player's client is sent to the dead one while its
+    lease runs (``table_elsewhere``), then told the table restarts while the services
+    move (``table_restarting``), never that it does not exist, then finds the Spin's table
+    there, restored from its journal with the player seated (R-CRASH-1: the cut hand void,
+    the tournament resumed), and b lists the Spin as its own."""
+    nodes = _room(sqlite_url, tmp_path)
+    a, b = nodes["a"], nodes["b"]
+    a.start()
+    b.start()
+    try:
+        player = register(a.base, "spinner")
+        auth = {"Authorization": f"Bearer {player.token}", "Origin": ORIGIN}
+        tid = next(t for t, r in _tournaments(a).items() if t.startswith("spin-10"))
+        for action in ("register", "fill"):
+            r = httpx.post(f"{a.base}/api/tournaments/{tid}/{action}", headers=auth)
+            assert r.status_code == 200, r.text
+        wait_until(lambda: _tournaments(a)[tid].get("tables"), 30, "the Spin's table open")
+        table = _tournaments(a)[tid]["tables"][0]
+        wait_until(lambda: _tournaments(b).get(tid, {}).get("tables") == [table], 15, "b lists it")
+
+        async def subscribe(client: Client) -> dict[str, Any]:
+            await client.send({"type": "subscribe", "table_id": table})
+            return await client.expect("table_info", "error")
+
+        async def follow() -> list[str]:
+            client = await Client.open(b.ws_url, player.token)
+            first = await subscribe(client)  # a runs it: the player is sent there
+            assert (first["type"], first.get("code"), first.get("url")) == (
+                "error",
+                "table_elsewhere",
+                a.base,
+            ), first
+            a.kill()
+            seen: list[str] = []
+            deadline = time.monotonic() + 15
+            while time.monotonic() < deadline:
+                got = await subscribe(client)
+                if got["type"] == "table_info":
+                    snap = await client.expect("snapshot", table_id=table)
+                    seated = {s["player_id"] for s in snap["snapshot"]["seats"] if s}
+                    assert player.pid in seated, snap
+                    await client.close()
+                    return seen
+                seen.append(str(got["code"]))
+                await asyncio.sleep(0.2)
+            raise AssertionError(f"the Spin's table never came back at b: {seen}")
+
+        seen = asyncio.run(follow())
+        print(f"\nthe Spin's table at b after {seen}")
+        assert set(seen) <= {"table_elsewhere", "table_restarting"}, seen
+        row = _tournaments(b)[tid]
+        assert row["status"] == "running" and "node_url" not in row, row
+        assert row["tables"] == [table]
     finally:
         for n in NODES:
             nodes[n].kill()

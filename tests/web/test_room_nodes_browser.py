@@ -15,7 +15,7 @@ import httpx
 import pytest
 
 from croupier.lobby import DEFAULT_TABLES
-from croupier.server.cluster import preferred
+from croupier.server.cluster import ROOM_LEASE, preferred
 from croupier.store import open_store
 from croupier.table.journal import Restarted, plan_recovery
 from tests.waiting import wait_until
@@ -260,3 +260,45 @@ def test_a_page_whose_process_dies_goes_on_at_the_other_and_finds_its_table(
         assert store.ledger.escrow(table_id).get(int(me["id"]), 0) == 0
         report = store.audit()
         assert report.ok, report
+
+
+@pytest.mark.rules("R-TOUR-1", "R-CRASH-1")
+def test_the_tournaments_page_registers_at_the_process_that_took_the_tournaments_over(
+    room: dict[str, Node], browser_page: Page, artifacts: Any
+) -> None:
+    """The tournaments run on the room's first process (a). A player with the tournaments
+    page open at b sees them listed with a's address; a is killed (SIGKILL); b takes the
+    tournaments over, the page's list follows by itself, and registering from it is done
+    at b: the buy-in leaves the account once, the audit is clean."""
+    a, b = room["a"], room["b"]
+    page = browser_page.page
+    sign_up(page, b.base, f"t{secrets.token_hex(3)}")
+    exchange(page, 300)
+    me = page.evaluate("fetch('/api/me').then((r) => r.json())")
+    page.goto(f"{b.base}/#/tournaments")
+    sng = "(window.__croupier.tournaments || []).find((r) => r.id.startsWith('sng-6'))"
+    page.wait_for_function(f"({sng} || {{}}).node_url === {a.base!r}", timeout=30000)
+    assert a.proc is not None
+    killed = time.monotonic()
+    a.proc.kill()
+    a.proc.wait(10)
+    # b takes the tournaments' lease over; b's lobby push brings the page b's own rows
+    page.wait_for_function(f"{sng} && !{sng}.node_url", timeout=30000)
+    print(f"\nthe page listed b's own tournaments {time.monotonic() - killed:.1f} s after a's kill")
+    tid = page.evaluate(f"{sng}.id")
+    card = page.locator("article.tour", has=page.locator(f"[id='tour-{tid}-name']"))
+    card.locator("button.primary").first.click()
+    page.wait_for_function(
+        f"{sng}.registered.includes({str(me['id'])!r})", timeout=15000
+    )  # registered at b (the page never left)
+    assert page.url.startswith(b.base), page.url
+    page.set_viewport_size({"width": 1366, "height": 768})
+    page.screenshot(path=str(artifacts / "room-tournaments-moved.png"))
+    after = page.evaluate("fetch('/api/me').then((r) => r.json())")
+    buy_in = int(page.evaluate(f"{sng}.buy_in"))
+    assert after["chips"] == me["chips"] - buy_in, (me, after)
+    with open_store(f"sqlite:///{a.dir / 'croupier.sqlite3'}") as store:
+        lease = store.leases.get(ROOM_LEASE)
+        assert lease is not None and lease.owner.startswith("n2/")
+        report = store.audit()  # (SQLite: one snapshot, the room playing on at b)
+        assert report.ok, report.discrepancies

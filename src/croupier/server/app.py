@@ -116,8 +116,9 @@ class Services:
         tournaments = self.tournaments.summaries() if self.tournaments is not None else []
         casino = self.casino.summaries() if self.casino is not None else []
         remote = self.node.remote_tables() if self.node is not None else []
-        if self.node is not None and not self.node.room:  # run by the room node
-            tournaments, casino = self.node.room_rows("tournaments"), self.node.room_rows("casino")
+        node = self.node
+        if node is not None and not node.room and not node.room_starting:  # run elsewhere
+            tournaments, casino = node.room_rows("tournaments"), node.room_rows("casino")
         return {
             "type": "lobby",
             "tables": [plain(s) for s in self.registry.summaries()] + remote,

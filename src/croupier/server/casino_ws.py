@@ -327,7 +327,7 @@ async def casino_dispatch(session: WsSession, raw: str | bytes) -> bool:
         return True
     room: CasinoRoom | None = getattr(session.sv, "casino", None)
     node = getattr(session.sv, "node", None)
-    if room is None and node is not None and node.room_url:  # run by the room's first process
+    if room is None and node is not None and node.room_url:  # run by the room services' holder
         url = node.room_url
         there = CasinoResult(
             False, "table_elsewhere", f"the casino is served at {url}", {"url": url}

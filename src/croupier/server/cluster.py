@@ -56,7 +56,7 @@ import logging
 import threading
 import time
 import uuid
-from collections.abc import Awaitable, Callable, Iterable, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from croupier.lobby import LobbyError, TableSpec
@@ -154,6 +154,11 @@ class Node:
         """Stops them (this process lost their lease to another)."""
         self.rooms_taken = 0
         """Times this process took the room-wide services over from another."""
+        self.rooms_lost = 0
+        """Times this process found the room-wide services taken over by another."""
+        self._room_tables: frozenset[str] = frozenset()
+        """The running tournaments' tables the room services' holder last listed (kept
+        after it died: :meth:`restarting`)."""
         sv.store.fence.owner = self.owner
         sv.registry.lease = self.lease
 
@@ -162,6 +167,11 @@ class Node:
         process runs the services; the caller starts them). A live holder keeps them."""
         self.room = await self.lease(ROOM_LEASE)
         return self.room
+
+    @property
+    def room_starting(self) -> bool:
+        """Whether this process is taking the room services over (restoring them)."""
+        return ROOM_LEASE in self._taking
 
     def mine(self, table_id: str) -> bool:
         return preferred(table_id, self.nodes) == self.name
@@ -201,16 +211,26 @@ class Node:
         return True
 
     def elsewhere(self, table_id: str) -> str | None:
-        """The address of the live process serving ``table_id`` if it is not this one."""
+        """The address of the live process serving ``table_id`` if it is not this one (a
+        tournament's table: the room services' holder, as it last listed it)."""
         if self.sv.registry.serving(table_id):
             return None
         lease = self.others.get(table_id)
-        return lease.url if lease is not None else None
+        if lease is not None:
+            return lease.url
+        if not self.room and table_id in self._room_tables:
+            return self.room_url
+        return None
 
     def restarting(self, table_id: str) -> bool:
-        """Whether this process is taking ``table_id`` over to serve it (a catalogue table
-        whose process died): it is nobody's for a moment, and soon this process's."""
-        return table_id in self._taking and table_id in self.catalogue
+        """Whether ``table_id`` is nobody's for a moment and soon served again: a
+        catalogue table this process is taking over (its process died), or a tournament
+        table of the room services while they move (this process takes them over, or
+        their process died and nobody took them yet)."""
+        if table_id in self._taking and table_id in self.catalogue:
+            return True
+        moving = self.room_starting or (not self.room and self.room_url is None)
+        return moving and table_id in self._room_tables
 
     def holder(self, table_id: str) -> str | None:
         """The node name of the other live process serving ``table_id`` (``None``: this
@@ -370,6 +390,8 @@ class Node:
             self.lost += 1
             await registry.forget(table_id, "moved")
         self.others = _kept(self.others, (r for r in rows if r.owner != self.owner and r.live(now)))
+        if (room := self.others.get(ROOM_LEASE)) is not None:
+            self._room_tables = _tournament_tables(room.info)
         self.peers = _peers(self.others.values(), self.url)
         for row in rows:
             if row.owner != self.owner and not row.live(now) and row.name != ROOM_LEASE:
@@ -424,8 +446,8 @@ class Node:
 
     def room_rows(self, kind: str) -> list[dict[str, Any]]:
         """The lobby rows of the room-wide services (``tournaments``, ``casino``) that the
-        room node runs, each with its ``node_url``, as it last wrote them (empty on the
-        room node itself, and while no room node is up)."""
+        process holding their lease runs, each with its ``node_url``, as it last wrote them
+        (empty in that process itself, and while nobody runs them)."""
         lease = self.others.get(ROOM_LEASE)
         if lease is None or not isinstance(rows := lease.info.get(kind), list):
             return []
@@ -473,7 +495,7 @@ class Node:
             extra={"event": "room_lost", "node": self.name},
         )
         self.room = False
-        self.lost += 1
+        self.rooms_lost += 1
         if self.stop_room is not None:
             await self.stop_room()
 
@@ -553,6 +575,24 @@ class Node:
                 await self._on_lease_thread(store.leases.release, table_id, self.owner, epoch)
             store.fence.drop(table_id)
         self._leases.shutdown(wait=False)
+
+
+def _tournament_tables(info: Mapping[str, Any]) -> frozenset[str]:
+    """The tables of the running tournaments in the room services' lobby rows.
+
+    >>> sorted(_tournament_tables({"tournaments": [{"tables": ["s-t1", "s-t2"]}, {}]}))
+    ['s-t1', 's-t2']
+    """
+    rows = info.get("tournaments")
+    if not isinstance(rows, list):
+        return frozenset()
+    return frozenset(
+        t
+        for row in rows
+        if isinstance(row, dict) and isinstance(row.get("tables"), list)
+        for t in row["tables"]
+        if isinstance(t, str)
+    )
 
 
 def _peers(leases: Iterable[Lease], own: str) -> tuple[str, ...]:

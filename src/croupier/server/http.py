@@ -139,6 +139,9 @@ async def metrics(request: Request) -> Response:
             f"croupier_lease_tables_lost_total {sv.node.lost}",
             f"croupier_lease_round_seconds_max {sv.node.slowest_round:.3f}",
             f"croupier_lease_renewal_gap_seconds_max {sv.node.longest_gap:.3f}",
+            f"croupier_room_services_here {int(sv.node.room)}",
+            f"croupier_room_services_taken_over_total {sv.node.rooms_taken}",
+            f"croupier_room_services_lost_total {sv.node.rooms_lost}",
         ]
     if sv.bus is not None:  # the room's Redis (server/bus.py)
         lines += [
@@ -317,7 +320,7 @@ async def tournament_entry(request: Request) -> Response:
         return fail(404, "unknown_tournament", "no tournaments here")
     if sv.node is not None and not sv.node.room:  # run by the process holding their lease
         url = sv.node.room_url
-        if url is None:  # it died: another process takes them over in a moment
+        if url is None or sv.node.room_starting:  # it died: taken over in a moment
             msg = "the tournaments' server stopped: they restart on another in a moment"
             return fail(503, "tournaments_restarting", msg)
         there = {"code": "tournament_elsewhere", "message": f"tournaments are run at {url}"}

@@ -366,7 +366,7 @@ class WsSession:
             return
         node = self.sv.node
         if why == "unknown_table" and node is not None and node.restarting(table_id):
-            text = f"{table_id} is being restarted here (its process died): subscribe again"
+            text = f"{table_id} is being restarted (its process died): subscribe again"
             self.send(error("table_restarting", text))
             return
         if self._guessable(table_id, why):
