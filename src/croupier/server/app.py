@@ -277,9 +277,12 @@ async def _room_up(sv: Services) -> None:
 async def _room_down(sv: Services) -> None:
     """Stop the room-wide services here (another process holds their lease now, and
     their writes from here are refused): their timers, their tables and the casino's.
-    An empty registry stays: this process's lobby lists the room node's rows."""
+    An empty registry stays: this process's lobby lists the new holder's rows."""
     tournaments, casino = sv.tournaments, sv.casino
     sv.tournaments, sv.casino = _tournament_registry(sv), None
+    # their watchers are told the table moved (a page asks again: sent to the new holder)
+    for table_id in [t for t, live in sv.registry.tables.items() if live.spec.kind == "tournament"]:
+        await sv.registry.forget(table_id, "moved")
     if tournaments is not None:
         if isinstance(tournaments.clock, StoppableClock):
             tournaments.clock.stop()

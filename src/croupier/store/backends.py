@@ -82,12 +82,11 @@ class SqliteBackend:
     """SQLite: ``BEGIN IMMEDIATE`` transactions, WAL, foreign keys, busy timeout."""
 
     name: str = "sqlite"
+    busy_timeout_ms: int = 30_000
 
     @property
     def snapshot(self) -> dict[str, Any]:
         return {}  # BEGIN IMMEDIATE: every transaction reads one state
-
-    busy_timeout_ms: int = 30_000
 
     def driver_url(self, url: str) -> str:
         return url
