@@ -8,9 +8,12 @@ refusal. Each process names the others to its pages."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import signal
 import time
+from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +22,7 @@ import pytest
 
 from croupier.server.cluster import ROOM_LEASE
 from croupier.store import open_store
-from tests.server.chaos import ServerProcess, register
+from tests.server.chaos import ChaosPlayer, ServerProcess, register
 from tests.server.live import ORIGIN, Client
 from tests.server.room import metric, room
 from tests.waiting import wait_until
@@ -29,9 +32,19 @@ pytestmark = [pytest.mark.slow, pytest.mark.rules("R-LOBBY-1", "R-TOUR-1")]
 NODES = ("a", "b")
 
 
-def _room(url: str, tmp_path: Path) -> dict[str, ServerProcess]:
+@contextlib.contextmanager
+def _running(url: str, tmp_path: Path) -> Iterator[tuple[ServerProcess, ServerProcess]]:
+    """The room's two processes, a (which runs the services) started first; both killed
+    at the end."""
     settings = {"CROUPIER_DEFAULT_TABLES": "1", "CROUPIER_CASINO_TABLES": "1"}
-    return room(url, tmp_path, NODES, bot_tables=0, env=settings)
+    nodes = room(url, tmp_path, NODES, bot_tables=0, env=settings)
+    try:
+        nodes["a"].start()
+        nodes["b"].start()
+        yield nodes["a"], nodes["b"]
+    finally:
+        for node in nodes.values():
+            node.kill()
 
 
 def _tournaments(server: ServerProcess) -> dict[str, dict[str, Any]]:
@@ -39,14 +52,42 @@ def _tournaments(server: ServerProcess) -> dict[str, dict[str, Any]]:
     return {r["id"]: r for r in rows}
 
 
+@dataclass(frozen=True)
+class Registered:
+    """A player of a room of two (a runs the services) registered to a's Sit & Go."""
+
+    player: ChaosPlayer
+    auth: dict[str, str]
+    tid: str
+    before: int
+    """The player's chips before the buy-in."""
+
+
+def _registered(a: ServerProcess, name: str) -> Registered:
+    player = register(a.base, name)
+    auth = {"Authorization": f"Bearer {player.token}", "Origin": ORIGIN}
+    tid = next(t for t, r in _tournaments(a).items() if r["kind"] == "sitngo")
+    before = int(httpx.get(f"{a.base}/api/me", headers=auth).json()["chips"])
+    r = httpx.post(f"{a.base}/api/tournaments/{tid}/register", headers=auth)
+    assert r.status_code == 200, r.text
+    return Registered(player, auth, tid, before)
+
+
+def _stop_and_audit(url: str, *servers: ServerProcess) -> None:
+    """Stop ``servers`` (SIGTERM) and audit the room at rest: the room services' lease is
+    held by whoever holds it now, every chip accounted for."""
+    for server in servers:
+        server.proc.send_signal(signal.SIGTERM)  # type: ignore[union-attr]
+        server.proc.wait(60)  # type: ignore[union-attr]
+    with open_store(url) as store:
+        report = store.audit()
+        assert report.ok, report
+
+
 def test_tournaments_and_casino_are_seen_from_every_process_and_played_at_the_room_node(
     sqlite_url: str, tmp_path: Path
 ) -> None:
-    nodes = _room(sqlite_url, tmp_path)
-    a, b = nodes["a"], nodes["b"]
-    a.start()
-    b.start()
-    try:
+    with _running(sqlite_url, tmp_path) as (a, b):
         at_a = _tournaments(a)
         assert at_a and all("node_url" not in r for r in at_a.values())
         wait_until(lambda: set(_tournaments(b)) == set(at_a), 15, "b lists a's tournaments")
@@ -97,9 +138,6 @@ def test_tournaments_and_casino_are_seen_from_every_process_and_played_at_the_ro
             await client.close()
 
         asyncio.run(casino())
-    finally:
-        for n in NODES:
-            nodes[n].kill()
 
 
 @pytest.mark.rules("R-CRASH-1")
@@ -111,19 +149,11 @@ def test_the_room_services_move_to_another_process_when_theirs_dies(
     registration made before the kill stands and can be taken back there, every chip home;
     the casino plays there. The killed process, started again, leaves them where they are
     and sends players there. The audit balances."""
-    nodes = _room(database_url, tmp_path)
-    a, b = nodes["a"], nodes["b"]
-    a.start()
-    b.start()
-    try:
+    with _running(database_url, tmp_path) as (a, b):
         at_a = _tournaments(a)
         wait_until(lambda: set(_tournaments(b)) == set(at_a), 15, "b lists a's tournaments")
-        player = register(a.base, "roomsvc2")
-        auth = {"Authorization": f"Bearer {player.token}", "Origin": ORIGIN}
-        tid = next(t for t, r in at_a.items() if r["kind"] == "sitngo")
-        before = httpx.get(f"{a.base}/api/me", headers=auth).json()["chips"]
-        r = httpx.post(f"{a.base}/api/tournaments/{tid}/register", headers=auth)
-        assert r.status_code == 200, r.text
+        reg = _registered(a, "roomsvc2")
+        player, auth, tid, before = reg.player, reg.auth, reg.tid, reg.before
         with open_store(database_url) as store:
             lease = store.leases.get(ROOM_LEASE)
             assert lease is not None and lease.owner.startswith("a/")
@@ -182,15 +212,7 @@ def test_the_room_services_move_to_another_process_when_theirs_dies(
         with open_store(database_url) as store:
             lease = store.leases.get(ROOM_LEASE)
             assert lease is not None and lease.owner.startswith("b/")
-        for node in (a, b):  # the audit reads a room at rest
-            node.proc.send_signal(signal.SIGTERM)  # type: ignore[union-attr]
-            node.proc.wait(60)  # type: ignore[union-attr]
-        with open_store(database_url) as store:
-            report = store.audit()
-            assert report.ok, report
-    finally:
-        for n in NODES:
-            nodes[n].kill()
+        _stop_and_audit(database_url, a, b)
 
 
 @pytest.mark.rules("R-CRASH-1")
@@ -206,18 +228,9 @@ def test_a_frozen_room_process_finds_the_services_moved_and_stops_running_them(
     it holds SQLite's one write lock stops every write of the room until it wakes."""
     if database_url.startswith("sqlite"):
         pytest.skip("SQLite: a frozen writer holds the database's only write lock")
-    nodes = _room(database_url, tmp_path)
-    a, b = nodes["a"], nodes["b"]
-    a.start()
-    b.start()
-    try:
-        at_a = _tournaments(a)
-        player = register(a.base, "roomsvc3")
-        auth = {"Authorization": f"Bearer {player.token}", "Origin": ORIGIN}
-        tid = next(t for t, r in at_a.items() if r["kind"] == "sitngo")
-        before = httpx.get(f"{a.base}/api/me", headers=auth).json()["chips"]
-        r = httpx.post(f"{a.base}/api/tournaments/{tid}/register", headers=auth)
-        assert r.status_code == 200, r.text
+    with _running(database_url, tmp_path) as (a, b):
+        reg = _registered(a, "roomsvc3")
+        auth, tid = reg.auth, reg.tid
         assert a.proc is not None
         os.kill(a.proc.pid, signal.SIGSTOP)
         try:
@@ -242,18 +255,11 @@ def test_a_frozen_room_process_finds_the_services_moved_and_stops_running_them(
         assert (r.status_code, r.json()["error"]["url"]) == (409, b.base), r.text
         r = httpx.post(f"{b.base}/api/tournaments/{tid}/unregister", headers=auth)
         assert r.status_code == 200, r.text
-        assert httpx.get(f"{b.base}/api/me", headers=auth).json()["chips"] == before
-        for node in (a, b):
-            node.proc.send_signal(signal.SIGTERM)  # type: ignore[union-attr]
-            node.proc.wait(60)  # type: ignore[union-attr]
+        assert httpx.get(f"{b.base}/api/me", headers=auth).json()["chips"] == reg.before
+        _stop_and_audit(database_url, a, b)
         with open_store(database_url) as store:
             lease = store.leases.get(ROOM_LEASE)
             assert lease is not None and lease.owner.startswith("b/")
-            report = store.audit()
-            assert report.ok, report
-    finally:
-        for n in NODES:
-            nodes[n].kill()
 
 
 @pytest.mark.rules("R-CRASH-1", "R-TOUR-2")
@@ -266,11 +272,7 @@ def test_a_running_spin_goes_on_at_the_process_that_takes_the_services_over(
     move (``table_restarting``), never that it does not exist, then finds the Spin's table
     there, restored from its journal with the player seated (R-CRASH-1: the cut hand void,
     the tournament resumed), and b lists the Spin as its own."""
-    nodes = _room(sqlite_url, tmp_path)
-    a, b = nodes["a"], nodes["b"]
-    a.start()
-    b.start()
-    try:
+    with _running(sqlite_url, tmp_path) as (a, b):
         player = register(a.base, "spinner")
         auth = {"Authorization": f"Bearer {player.token}", "Origin": ORIGIN}
         tid = next(t for t, r in _tournaments(a).items() if t.startswith("spin-10"))
@@ -314,6 +316,3 @@ def test_a_running_spin_goes_on_at_the_process_that_takes_the_services_over(
         row = _tournaments(b)[tid]
         assert row["status"] == "running" and "node_url" not in row, row
         assert row["tables"] == [table]
-    finally:
-        for n in NODES:
-            nodes[n].kill()
