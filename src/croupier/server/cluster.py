@@ -56,7 +56,7 @@ import logging
 import threading
 import time
 import uuid
-from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from croupier.lobby import LobbyError, TableSpec
@@ -390,8 +390,14 @@ class Node:
             self.lost += 1
             await registry.forget(table_id, "moved")
         self.others = _kept(self.others, (r for r in rows if r.owner != self.owner and r.live(now)))
-        if (room := self.others.get(ROOM_LEASE)) is not None:
-            self._room_tables = _tournament_tables(room.info)
+        if ROOM_LEASE in self.others:  # (kept when its holder dies: restarting())
+            self._room_tables = frozenset(
+                t
+                for row in self.room_rows("tournaments")
+                if isinstance(tables := row.get("tables"), list)
+                for t in tables
+                if isinstance(t, str)
+            )
         self.peers = _peers(self.others.values(), self.url)
         for row in rows:
             if row.owner != self.owner and not row.live(now) and row.name != ROOM_LEASE:
@@ -502,12 +508,18 @@ class Node:
     async def _give_room_up(self) -> None:
         """(The services failed to start.) Stop what started of them and let their lease
         expire at once."""
-        store = self.sv.store
-        epoch = store.fence.epoch(ROOM_LEASE)
         if self.stop_room is not None:
             await self.stop_room()
+        await self._expire_room()
+
+    async def _expire_room(self) -> None:
+        """Let the room services' lease expire now, its row kept (any process takes it at
+        once, at a new epoch), and forget it here."""
+        store = self.sv.store
+        epoch = store.fence.epoch(ROOM_LEASE)
         if epoch is not None:
-            await self._on_lease_thread(store.leases.expire, ROOM_LEASE, self.owner, epoch)
+            with contextlib.suppress(Exception):
+                await self._on_lease_thread(store.leases.expire, ROOM_LEASE, self.owner, epoch)
         store.fence.drop(ROOM_LEASE)
 
     async def _take_over(self, name: str, owner: str) -> None:
@@ -564,10 +576,8 @@ class Node:
         self.stop_takeovers()
         store = self.sv.store
         for table_id, epoch in store.fence.held().items():
-            if table_id == ROOM_LEASE:  # expired, not deleted: any process takes it at once
-                with contextlib.suppress(Exception):
-                    await self._on_lease_thread(store.leases.expire, table_id, self.owner, epoch)
-                store.fence.drop(table_id)
+            if table_id == ROOM_LEASE:
+                await self._expire_room()
                 continue
             if table_id not in self.catalogue:
                 continue
@@ -575,24 +585,6 @@ class Node:
                 await self._on_lease_thread(store.leases.release, table_id, self.owner, epoch)
             store.fence.drop(table_id)
         self._leases.shutdown(wait=False)
-
-
-def _tournament_tables(info: Mapping[str, Any]) -> frozenset[str]:
-    """The tables of the running tournaments in the room services' lobby rows.
-
-    >>> sorted(_tournament_tables({"tournaments": [{"tables": ["s-t1", "s-t2"]}, {}]}))
-    ['s-t1', 's-t2']
-    """
-    rows = info.get("tournaments")
-    if not isinstance(rows, list):
-        return frozenset()
-    return frozenset(
-        t
-        for row in rows
-        if isinstance(row, dict) and isinstance(row.get("tables"), list)
-        for t in row["tables"]
-        if isinstance(t, str)
-    )
 
 
 def _peers(leases: Iterable[Lease], own: str) -> tuple[str, ...]:
