@@ -670,9 +670,19 @@ export class TableView {
     if (info.busted) status.push("table.busted");
     else if (info.sitting_out) status.push("table.sitting_out");
     if (info.disconnected_at !== null && info.disconnected_at !== undefined) status.push("table.disconnected");
-    if (hp && hp.last && !hp.folded && !hp.all_in) status.push(`table.last.${hp.last}`);
-    for (const k of status) node.append(el("span", { class: "status", t: k }));
-    if (hp && hp.handName) node.append(el("div", { class: "hand-name", raw: hp.handName.map((x) => handName(x)).join(" / ") }));
+    const shown = hp && hp.handName ? hp.handName.map((x) => handName(x)).join(" / ") : "";
+    // the last action says nothing more once the hand is shown down
+    if (hp && hp.last && !hp.folded && !hp.all_in && !shown) status.push(`table.last.${hp.last}`);
+    // One line under the cards (statuses, then the hand shown), cut with an ellipsis and
+    // whole in its tooltip: a seat keeps its height whatever happens, so seats never grow
+    // into each other on a short screen.
+    if (status.length || shown) {
+      const line = el("div", { class: "seat-line" },
+        ...status.map((k) => el("span", { class: "status", t: k })),
+        shown ? el("span", { class: "hand-name", raw: shown }) : null);
+      node.append(line);
+      line.title = line.textContent.trim();
+    }
     if (hp && hp.bet > 0) node.append(el("div", { class: "bet" }, el("span", { class: "sr-only", t: "table.bet" }), el("span", { raw: fmt(hp.bet) })));
     node.append(el("div", { class: "timer", dataset: { seat: String(seat) }, hidden: true },
       el("div", { class: "bar" }), el("span", { class: "secs", raw: "" })));
