@@ -8,10 +8,12 @@ from typing import Any
 
 import httpx
 import pytest
+import sqlalchemy as sa
 
 from croupier.accounts.levels import hand_experience
 from croupier.server.registry import TableRegistry
 from croupier.store import open_store
+from croupier.store.schema import hands
 from tests.server.live import ORIGIN, Client, fast_settings, register_and_login, running
 
 TABLE = "nlhe-1-2"
@@ -134,8 +136,9 @@ def test_two_accounts_buy_in_play_with_bots_cash_out_and_reconcile(database_url:
         for record in users.values():
             assert record is not None
             assert store.ledger.escrow(TABLE).get(record.id, 0) == 0
-            # Experience is credited with each hand's archive row (one transaction):
-            # exactly one hand played, and its experience, per archived hand.
+            # Experience is credited with each hand's settlement (one transaction), and
+            # every settled hand is archived: one hand played, and its experience, per
+            # archived hand.
             hands = store.archive.for_account(record.id, limit=1000)
             won = [p.net > 0 for h in hands for p in h.players if p.user_id == record.id]
             assert record.hands_played == len(hands) >= 3
@@ -178,3 +181,63 @@ def test_an_account_reads_the_hands_it_played_while_the_archive_lags(
 
     with running(fast_settings(database_url)) as srv:
         asyncio.run(scenario(srv.url, srv.ws_url))
+
+
+def test_a_hands_experience_is_credited_by_its_settlement_not_its_archive(
+    database_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """R-SEAT-2, R-CRASH-1 (issue #16: "experience credited in the hand's own
+    transaction"): a player plays two hands through the WebSocket while the archive thread
+    never writes anything (as when the process dies between a hand's settlement and its
+    archive). Their account still has each settled hand's experience and count, exactly
+    those of the settled hands in the journal, which the archive has not seen; when the
+    archive does run, it credits nothing again."""
+    dropped: list[tuple[TableRegistry, Any, str, int]] = []
+    run_archive = TableRegistry._run_archive
+
+    def never(self: TableRegistry, job: Any, table_id: str, hand_no: int) -> None:
+        dropped.append((self, job, table_id, hand_no))  # the process "died" before it
+
+    monkeypatch.setattr(TableRegistry, "_run_archive", never)
+
+    async def scenario(base: str, ws: str) -> str:
+        token = register_and_login(base, "dave")
+        with _http(base, token) as h:
+            r = h.post("/api/exchange", json={"diamonds": 300, "key": "ex-dave-0001"})
+            assert r.status_code == 200, r.text
+            me = str(r.json()["id"])
+        client = await Client.open(ws, token)
+        await client.send({"type": "subscribe", "table_id": TABLE})
+        await client.expect("subscribed")
+        ack = await client.command(
+            {"type": "sit", "table_id": TABLE, "buy_in": 120, "post_big_blind": True}
+        )
+        assert ack["accepted"], ack
+        await _play(client, me, hands=2)
+        await client.close()
+        return me
+
+    with running(fast_settings(database_url)) as srv:
+        me = asyncio.run(scenario(srv.url, srv.ws_url))
+        store = srv.app.state.services.store
+        uid = int(me)
+        assert store.archive.for_account(uid, limit=100) == []  # nothing archived
+        settled = store.db.run(
+            lambda conn: [
+                row.outcome
+                for row in conn.execute(sa.select(hands).where(hands.c.status == "settled"))
+                if me in row.outcome["players"]
+            ]
+        )
+        won = [o["nets"][o["players"].index(me)] > 0 for o in settled]
+        record = store.users.user(uid)
+        assert record is not None and len(won) >= 2
+        assert (record.hands_played, record.hands_won) == (len(won), sum(won))
+        assert record.experience == sum(hand_experience(won=w) for w in won)
+        # the archive comes after all: it writes the rows and credits nothing again
+        for registry, job, table_id, hand_no in list(dropped):
+            run_archive(registry, job, table_id, hand_no)
+        assert len(store.archive.for_account(uid, limit=100)) == len(won)
+        again = store.users.user(uid)  # dave left: no hand of his settled since
+        assert again is not None
+        assert (again.experience, again.hands_played) == (record.experience, len(won))

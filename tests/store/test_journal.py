@@ -206,3 +206,46 @@ def test_player_without_account_cannot_settle(store: Store) -> None:
         store.journal.append("t1", HandEndRecord(1, seats, (20, 0), 0))
     assert err.value.code == "unknown_player"
     assert store.journal.unsettled() == [("t1", 1)]
+
+
+def test_a_settlement_credits_its_players_experience_in_its_own_transaction(
+    store: Store,
+) -> None:
+    """R-SEAT-2, R-CRASH-1 (issue #16: experience credited in the hand's own transaction):
+    with the accounts' rule set (the server sets it), a hand's settlement credits the
+    experience and hand counts of the accounts dealt in, bots (by the seat map) and
+    unknown accounts aside, in the settlement's transaction; the writer is told each
+    account's experience before and after. A settlement written again credits nothing;
+    a group that fails credits nothing either."""
+    from croupier.accounts.service import hand_credits
+
+    ann = store.users.create_user("Ann", "ann", None, "player", 0).id
+    bob = store.users.create_user("Bob", "bob", None, "player", 0).id
+    bot = store.users.create_user("bot.t1.1", "bot.t1.1", None, "bot", 0).id
+    store.journal.hand_credits = hand_credits
+    told: list[dict[int, tuple[int, int]]] = []
+    store.journal.on_credited = lambda exp: told.append(dict(exp))
+    seats = _seated(store, "t1", {ann: 100, bob: 100, bot: 100, 9999: 100})
+    seats = tuple(replace(s, is_bot=s.player_id == str(bot)) for s in seats)
+    store.journal.append("t1", _start(seats))
+    assert store.users.user(ann).experience == 0  # type: ignore[union-attr]
+    end = HandEndRecord(1, seats, (150, 80, 90, 80), 0)
+    store.journal.append("t1", end)
+    a, b, c = (store.users.user(u) for u in (ann, bob, bot))
+    assert a is not None and (a.experience, a.hands_played, a.hands_won) == (15, 1, 1)
+    assert b is not None and (b.experience, b.hands_played, b.hands_won) == (10, 1, 0)
+    assert c is not None and (c.experience, c.hands_played) == (0, 0)  # a bot earns nothing
+    assert told == [{ann: (0, 15), bob: (0, 10)}]
+    store.journal.append("t1", end)  # written again (a replay): nothing paid or credited
+    assert store.users.user(ann).experience == 15  # type: ignore[union-attr]
+    assert len(told) == 1
+    # a group whose last record is refused writes nothing: no experience either
+    seats = tuple(replace(s, stack=st) for s, st in zip(seats, end.stacks, strict=True))
+    store.journal.append("t1", _start(seats, hand_no=2))
+    with pytest.raises(StoreError):
+        store.journal.append_many(
+            [("t1", HandEndRecord(2, seats, (100, 100, 120, 80), 0)), ("t1", _start(seats, 2))]
+        )
+    assert store.users.user(ann).experience == 15  # type: ignore[union-attr]
+    assert store.journal.hand_status("t1", 2) == "open"
+    assert store.audit().ok

@@ -16,7 +16,7 @@ import logging
 import time
 import uuid
 from collections import deque
-from collections.abc import Awaitable, Callable, Iterable
+from collections.abc import Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -259,6 +259,12 @@ class TableRegistry:
         self.lease: Callable[[str], Awaitable[bool]] | None = None
         """In a room of several processes (server/cluster.py): takes the table's lease
         before :meth:`open` opens it; ``False`` when another process serves it."""
+        self._loop: asyncio.AbstractEventLoop | None = None
+        """The loop the tables run on (level-ups are announced there)."""
+        # R-SEAT-2: a cash hand's experience is credited in its settlement's transaction
+        # (a crash before the archive loses none of it); level-ups follow the commit.
+        store.journal.hand_credits = hand_credits
+        store.journal.on_credited = self._credited
         self.keep_at_restart: list[Callable[[str], bool]] = []
         """Predicates naming journaled tables that :meth:`close_abandoned` must leave alone
         (a tournament's tables, which its director resumes)."""
@@ -284,6 +290,8 @@ class TableRegistry:
         it out (the tournament row lists it)."""
         live = LiveTable(spec, actor)
         self.tables[spec.table_id] = live
+        with contextlib.suppress(RuntimeError):  # no loop running: none to announce on
+            self._loop = asyncio.get_running_loop()
         live.recorder = HandRecorder.attach(actor.table)  # the archive's record of each hand
         actor.supervise(self.tournament_supervision)
         actor.subscribe(None, lambda e: self._on_event(live, e), internal=True)
@@ -297,6 +305,7 @@ class TableRegistry:
         """Open ``spec``'s table, restoring it from its journal if it has one (R-CRASH-1)."""
         if spec.table_id in self.tables or spec.table_id in self._opening:
             raise LobbyError("table_exists", f"table {spec.table_id!r} is already open")
+        self._loop = asyncio.get_running_loop()
         self._opening.add(spec.table_id)
         try:
             if self.lease is not None and not await self.lease(spec.table_id):
@@ -694,8 +703,10 @@ class TableRegistry:
             work.done = True
 
     def _settlement(self, work: ArchiveWork) -> Settlement | None:
-        """A hand's archive row (PHH + events; none for a tournament's) and its human
-        players' credits; ``None``: nothing to write (a tournament hand of bots)."""
+        """A hand's archive row (PHH + events) with no credits (a cash hand's players
+        were credited by its settlement, :meth:`_credited`), or a tournament hand's human
+        players' credits with no row (its row is written with the director's state);
+        ``None``: nothing to write (a tournament hand of bots)."""
         hand = (
             self._hand_row(
                 work.spec, work.game, work.hand_no, work.began, work.events, work.ended,
@@ -704,12 +715,14 @@ class TableRegistry:
             if work.row
             else None
         )  # fmt: skip
+        if hand is not None:
+            return hand, {}
         humans = {
             int(pid): net > 0
             for pid, net in zip(work.began.players, work.ended.net, strict=True)
             if pid not in work.bots
         }
-        if hand is None and not humans:
+        if not humans:
             return None
         return hand, hand_credits(humans)
 
@@ -718,12 +731,39 @@ class TableRegistry:
     ) -> None:
         """After a batch is written: level up each account once, from its level before
         the batch to its level after (a hand archived twice credited nothing)."""
+        added = settled.experience(items)
+        self._level_up(
+            {
+                uid: (r.experience - added.get(uid, 0), r.experience)
+                for uid, r in settled.users.items()
+            },
+            loop,
+        )
+
+    def _credited(self, experience: Mapping[int, tuple[int, int]]) -> None:
+        """After a settlement's transaction credited experience (``{account: (before,
+        after)}``, on the journal's writer thread): level up who reached a level, on the
+        archive thread (the rewards are store writes, the writer has tables waiting)."""
+        loop = self._loop
+        if loop is None or self.on_level_up is None:
+            return
+        if not any(level_for(a) > level_for(b) for b, a in experience.values()):
+            return
+        if not self.threaded:  # an in-memory store: written on the loop, as the archive
+            self._level_up(experience, loop)
+            return
+        with contextlib.suppress(RuntimeError):  # shut down: the process is stopping
+            self._archiver.submit(self._level_up, experience, loop)
+
+    def _level_up(
+        self, experience: Mapping[int, tuple[int, int]], loop: asyncio.AbstractEventLoop
+    ) -> None:
+        """Level up each account once, from its level at its experience before to its
+        level after (``{account: (before, after)}``); the announcements on ``loop``."""
         if self.on_level_up is None:
             return
-        added = settled.experience(items)
-        for uid, record in settled.users.items():
-            after = level_for(record.experience)
-            before = level_for(record.experience - added.get(uid, 0))
+        for uid, (exp_before, exp_after) in experience.items():
+            before, after = level_for(exp_before), level_for(exp_after)
             if after <= before:
                 continue
             try:

@@ -29,7 +29,8 @@ from __future__ import annotations
 
 import contextlib
 import functools
-from collections.abc import Callable, Sequence
+import logging
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import sqlalchemy as sa
@@ -47,6 +48,7 @@ from croupier.store.ledger import (
     settlement_legs,
 )
 from croupier.store.schema import hands, table_journal
+from croupier.store.users import HandCredit, SqlUsers
 from croupier.table import codec
 from croupier.table.codec import CodecError
 from croupier.table.journal import (
@@ -58,6 +60,8 @@ from croupier.table.journal import (
 )
 
 __all__ = ["SqlJournal", "decode_record", "encode_record", "user_id_of"]
+
+log = logging.getLogger("croupier.store")
 
 _Encoded = tuple[str, Record, str, dict[str, Any]]
 """A record to write: (table id, record, its codec name, its JSON body)."""
@@ -171,6 +175,7 @@ class SqlJournal:
         ledger: Ledger | None = None,
         user_of: Callable[[str], int] = user_id_of,
         fence: Fence | None = None,
+        users: SqlUsers | None = None,
     ) -> None:
         self._db = db
         self._clock = clock
@@ -179,6 +184,16 @@ class SqlJournal:
         self._fence = fence
         """The leases of this process (store/leases.py): a table it leased is written
         only while it still holds the lease, checked in each write's transaction."""
+        self._users = users
+        self.hand_credits: Callable[[Mapping[int, bool]], Mapping[int, HandCredit]] | None = None
+        """What each account dealt in earns from a hand (``{account: won}``; the server
+        sets the accounts' rule, R-SEAT-2): with it and ``users``, a hand's settlement
+        credits its players' experience **in the same transaction** (a crash after the
+        settlement loses no experience; a settlement written again credits nothing)."""
+        self.on_credited: Callable[[Mapping[int, tuple[int, int]]], None] | None = None
+        """Called after a committed write that credited experience, with each account's
+        experience ``(before, after)`` the write (the server's level-ups). Runs on the
+        writing thread; an error in it is logged, the write stands."""
 
     @property
     def turn(self) -> contextlib.AbstractContextManager[Any]:
@@ -207,17 +222,27 @@ class SqlJournal:
             if not isinstance(table_id, str) or not 0 < len(table_id) <= 100:
                 raise StoreError("invalid_table_id", "a table id is 1 to 100 characters")
             encoded.append((table_id, record, *encode_record(record)))
-        if encoded:
-            self._db.run(lambda conn: self._write(conn, encoded))
+        if not encoded:
+            return
+        credited = self._db.run(lambda conn: self._write(conn, encoded))
+        if credited and self.on_credited is not None:
+            try:
+                self.on_credited(credited)
+            except Exception:  # the hands are written: their experience stands
+                log.exception("announcing the experience of %d accounts failed", len(credited))
 
-    def _write(self, conn: sa.Connection, encoded: Sequence[_Encoded]) -> None:
+    def _write(
+        self, conn: sa.Connection, encoded: Sequence[_Encoded]
+    ) -> dict[int, tuple[int, int]]:
         """The records ``encoded`` in the transaction ``conn``, in a few statements for
         the whole group rather than a dozen or more per record (issue #16: a store thread
         gives up the GIL around every statement and waits behind the event loop to get it
         back): the leases read once, the hands read once, every ledger transfer of the
         group by :meth:`Ledger.transfers_in`, the hands it starts or closes written by one
-        delete and one insert, the journal's rows by one insert. Each record is checked in
-        order against the state the records before it left, as if appended alone."""
+        delete and one insert, the journal's rows by one insert, the experience of the
+        hands it settles by one update. Each record is checked in order against the state
+        the records before it left, as if appended alone. Returns each credited account's
+        experience ``(before, after)``."""
         now = now_ms(self._clock)
         if self._fence is not None:
             self._fence.check_many(conn, (t for t, *_ in encoded), self._db.backend)
@@ -232,6 +257,7 @@ class SqlJournal:
         requests: list[TransferRequest] = []
         paid_by: dict[tuple[str, str], int] = {}  # a closed hand → its transfer request
         journal_rows: list[dict[str, Any]] = []
+        credits: list[Mapping[int, HandCredit]] = []  # one per hand settled here
         for table_id, record, kind, body in encoded:
             if isinstance(record, HandStartRecord):
                 key = (table_id, str(record.hand_no))
@@ -251,8 +277,10 @@ class SqlJournal:
                     raise NotFoundError(f"hand {table_id}/{key[1]} was never started")
                 legs = self._close(table_id, row, record, now)
                 if legs is None:
-                    continue  # already closed: nothing is written or paid twice
+                    continue  # already closed: nothing is written, paid or credited twice
                 written[key] = row
+                if isinstance(record, HandEndRecord):
+                    credits.append(self._credits(row, record))
                 if legs:
                     paid_by[key] = len(requests)
                     requests.append(
@@ -291,6 +319,38 @@ class SqlJournal:
             conn.execute(hands.insert().returning(hands.c.hand_id), list(written.values()))
         if journal_rows:
             conn.execute(table_journal.insert().returning(table_journal.c.id), journal_rows)
+        return self._credit(conn, credits)
+
+    def _credits(self, row: dict[str, Any], record: HandEndRecord) -> Mapping[int, HandCredit]:
+        """What the accounts dealt in the settled hand ``row`` earn (bots, by the seat map
+        the settlement carries, earn nothing)."""
+        if self.hand_credits is None or self._users is None:
+            return {}
+        bots = {s.player_id for s in record.seats if s.is_bot}
+        won = {
+            int(pid): net > 0
+            for pid, net in zip(row["seats"]["players"], row["outcome"]["nets"], strict=True)
+            if pid not in bots and pid.isdigit()
+        }
+        return self.hand_credits(won) if won else {}
+
+    def _credit(
+        self, conn: sa.Connection, credits: Sequence[Mapping[int, HandCredit]]
+    ) -> dict[int, tuple[int, int]]:
+        """Credit the hands' ``credits`` in ``conn``: each account's experience before and
+        after."""
+        credits = [c for c in credits if c]
+        if not credits or self._users is None:
+            return {}
+        added: dict[int, int] = {}
+        for hand in credits:
+            for uid, credit in hand.items():
+                added[uid] = added.get(uid, 0) + credit.experience
+        after = self._users.credit_many_in(conn, credits, strict=False)
+        return {
+            uid: (user.experience - added.get(uid, 0), user.experience)
+            for uid, user in after.items()
+        }
 
     def _hands(
         self, conn: sa.Connection, keys: Sequence[tuple[str, str]]

@@ -175,11 +175,12 @@ def open_store(
     revision = db.migrate()
     fence = Fence()
     ledger = Ledger(db, clock, fence=fence)
-    journal = SqlJournal(db, clock, ledger=ledger, fence=fence)
+    users = SqlUsers(db)
+    journal = SqlJournal(db, clock, ledger=ledger, fence=fence, users=users)
     return Store(
         db=db,
         clock=clock,
-        users=SqlUsers(db),
+        users=users,
         ledger=ledger,
         journal=journal,
         archive=HandArchive(db),

@@ -111,9 +111,12 @@ def _add_credits(size: int) -> sa.Update:
 _SELECT_USERS = sa.select(users).where(users.c.id.in_(sa.bindparam("ids", expanding=True)))
 
 
-def _update_users(conn: sa.Connection, totals: Mapping[int, HandCredit]) -> None:
+def _update_users(
+    conn: sa.Connection, totals: Mapping[int, HandCredit], *, strict: bool = True
+) -> None:
     """One ``UPDATE`` adding ``totals`` to their accounts (:func:`_add_credits`).
-    :class:`NotFoundError` names an unknown account."""
+    :class:`NotFoundError` names an unknown account (``strict``; otherwise it is
+    left out)."""
     ids = sorted(totals)
     each = padded(ids)
     params: dict[str, int] = {}
@@ -123,7 +126,7 @@ def _update_users(conn: sa.Connection, totals: Mapping[int, HandCredit]) -> None
             {f"u{i}": uid, f"x{i}": credit.experience, f"p{i}": credit.played, f"w{i}": credit.won}
         )
     result = conn.execute(_add_credits(len(each)), params)
-    if result.rowcount != len(ids):
+    if strict and result.rowcount != len(ids):
         known = set(conn.execute(sa.select(users.c.id).where(users.c.id.in_(ids))).scalars())
         missing = [uid for uid in ids if uid not in known]
         raise NotFoundError(f"no user {missing[0] if missing else ids[0]}")
@@ -215,13 +218,18 @@ class SqlUsers:
         return self.credit_many_in(conn, [credits])
 
     def credit_many_in(
-        self, conn: sa.Connection, credits: Iterable[Mapping[int, HandCredit]]
+        self,
+        conn: sa.Connection,
+        credits: Iterable[Mapping[int, HandCredit]],
+        *,
+        strict: bool = True,
     ) -> dict[int, UserRecord]:
         """Add the credits of many hands inside the caller's transaction, summed per
         account: one ``UPDATE`` (a ``CASE`` per column) and one select per
         :data:`~croupier.store.db.MAX_OR_TERMS` accounts, their rows locked in id order
         (one lock order for every writer). Returns the updated users. An unknown account
-        raises :class:`NotFoundError` (the transaction rolls back).
+        raises :class:`NotFoundError` (the transaction rolls back), or with ``strict``
+        false is left out (a table's settlement credits the accounts there are).
 
         >>> from croupier.store.db import Database
         >>> db = Database.open("sqlite://"); _ = db.migrate()
@@ -235,7 +243,7 @@ class SqlUsers:
         totals = _sum_credits(credits)
         updated: dict[int, UserRecord] = {}
         for part in chunked(sorted(totals), MAX_OR_TERMS):
-            _update_users(conn, {uid: totals[uid] for uid in part})
+            _update_users(conn, {uid: totals[uid] for uid in part}, strict=strict)
             rows = conn.execute(_SELECT_USERS, {"ids": list(part)})
             updated.update((int(row.id), _user(row)) for row in rows)
         return updated
