@@ -34,9 +34,9 @@ class CountingStore:
         self._store = store
         self.batches: list[int] = []
 
-    def settle_batch(self, items: list[Settlement]) -> SettledBatch:
+    def settle_batch(self, items: list[Settlement], **kw: Any) -> SettledBatch:
         self.batches.append(len(items))
-        return self._store.settle_batch(items)
+        return self._store.settle_batch(items, **kw)
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._store, name)

@@ -146,13 +146,35 @@ def test_two_accounts_buy_in_play_with_bots_cash_out_and_reconcile(database_url:
             assert record.experience == sum(hand_experience(won=w) for w in won)
 
 
+def _funded(base: str, name: str) -> tuple[str, str]:
+    """A new account ``name`` with 300 chips: its token and id."""
+    token = register_and_login(base, name)
+    with _http(base, token) as h:
+        r = h.post("/api/exchange", json={"diamonds": 300, "key": f"ex-{name}-0001"})
+        assert r.status_code == 200, r.text
+        return token, str(r.json()["id"])
+
+
+async def _seated(ws: str, token: str) -> Client:
+    """A client of ``token`` seated at the table with 120 chips, posting the big blind."""
+    client = await Client.open(ws, token)
+    await client.send({"type": "subscribe", "table_id": TABLE})
+    await client.expect("subscribed")
+    ack = await client.command(
+        {"type": "sit", "table_id": TABLE, "buy_in": 120, "post_big_blind": True}
+    )
+    assert ack["accepted"], ack
+    return client
+
+
 def test_an_account_reads_the_hands_it_played_while_the_archive_lags(
     database_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """R-ACC-1: right after leaving the table, the account page counts every hand played
-    there, even when the archive thread (which credits them) is behind: ``/api/me`` waits
-    for that player's archive and reads the account after it, not before (it once answered
-    the count read before the wait: a flaky ``hands_played`` in the test above)."""
+    there, even when the archive thread is behind: ``/api/me`` waits for that player's
+    archive and reads the account after it, not before (it once answered the count read
+    before the wait, when the archive credited the hands: a flaky ``hands_played`` in the
+    test above; their settlement credits them now)."""
     run_archive = TableRegistry._run_archive
 
     def lagging(self: TableRegistry, job: Any, table_id: str, hand_no: int) -> None:
@@ -162,18 +184,8 @@ def test_an_account_reads_the_hands_it_played_while_the_archive_lags(
     monkeypatch.setattr(TableRegistry, "_run_archive", lagging)
 
     async def scenario(base: str, ws: str) -> None:
-        token = register_and_login(base, "carol")
-        with _http(base, token) as h:
-            r = h.post("/api/exchange", json={"diamonds": 300, "key": "ex-carol-0001"})
-            assert r.status_code == 200, r.text
-            me = str(r.json()["id"])
-        client = await Client.open(ws, token)
-        await client.send({"type": "subscribe", "table_id": TABLE})
-        await client.expect("subscribed")
-        ack = await client.command(
-            {"type": "sit", "table_id": TABLE, "buy_in": 120, "post_big_blind": True}
-        )
-        assert ack["accepted"], ack
+        token, me = _funded(base, "carol")
+        client = await _seated(ws, token)
         await _play(client, me, hands=2)
         await client.close()
         with _http(base, token) as h:
@@ -190,8 +202,9 @@ def test_a_hands_experience_is_credited_by_its_settlement_not_its_archive(
     transaction"): a player plays two hands through the WebSocket while the archive thread
     never writes anything (as when the process dies between a hand's settlement and its
     archive). Their account still has each settled hand's experience and count, exactly
-    those of the settled hands in the journal, which the archive has not seen; when the
-    archive does run, it credits nothing again."""
+    those of the settled hands in the journal, which the archive has not seen; the level
+    those hands reached is rewarded (10 bound diamonds, once) and announced on their
+    connection. When the archive does run, it credits nothing again."""
     dropped: list[tuple[TableRegistry, Any, str, int]] = []
     run_archive = TableRegistry._run_archive
 
@@ -200,26 +213,23 @@ def test_a_hands_experience_is_credited_by_its_settlement_not_its_archive(
 
     monkeypatch.setattr(TableRegistry, "_run_archive", never)
 
-    async def scenario(base: str, ws: str) -> str:
-        token = register_and_login(base, "dave")
-        with _http(base, token) as h:
-            r = h.post("/api/exchange", json={"diamonds": 300, "key": "ex-dave-0001"})
-            assert r.status_code == 200, r.text
-            me = str(r.json()["id"])
-        client = await Client.open(ws, token)
-        await client.send({"type": "subscribe", "table_id": TABLE})
-        await client.expect("subscribed")
-        ack = await client.command(
-            {"type": "sit", "table_id": TABLE, "buy_in": 120, "post_big_blind": True}
-        )
-        assert ack["accepted"], ack
+    async def scenario(base: str, ws: str, store: Any) -> tuple[str, dict[str, Any]]:
+        token, me = _funded(base, "dave")
+        store.users.add_experience(int(me), 95, 0, 0)  # one hand from level 2
+        client = await _seated(ws, token)
         await _play(client, me, hands=2)
+        ups = [f for f in client.frames if f["type"] == "level_up"]
+        if not ups:
+            ups = [await client.expect("level_up", timeout=10)]
         await client.close()
-        return me
+        assert [(u["level"], u["bound_diamonds"]) for u in ups] == [(2, 10)], ups
+        with _http(base, token) as h:
+            return me, h.get("/api/me", timeout=60).json()
 
     with running(fast_settings(database_url)) as srv:
-        me = asyncio.run(scenario(srv.url, srv.ws_url))
         store = srv.app.state.services.store
+        me, page = asyncio.run(scenario(srv.url, srv.ws_url, store))
+        assert (page["level"], page["bound_diamonds"]) == (2, 10)
         uid = int(me)
         assert store.archive.for_account(uid, limit=100) == []  # nothing archived
         settled = store.db.run(
@@ -233,7 +243,7 @@ def test_a_hands_experience_is_credited_by_its_settlement_not_its_archive(
         record = store.users.user(uid)
         assert record is not None and len(won) >= 2
         assert (record.hands_played, record.hands_won) == (len(won), sum(won))
-        assert record.experience == sum(hand_experience(won=w) for w in won)
+        assert record.experience == 95 + sum(hand_experience(won=w) for w in won)
         # the archive comes after all: it writes the rows and credits nothing again
         for registry, job, table_id, hand_no in list(dropped):
             run_archive(registry, job, table_id, hand_no)

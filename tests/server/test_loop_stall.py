@@ -193,12 +193,12 @@ class SlowArchive:
         self.slow = 0
         self.on_loop = 0
 
-    def __call__(self, items: Any) -> Any:
+    def __call__(self, items: Any, **kw: Any) -> Any:
         if self.on:
             self.slow += len(items)
             self.on_loop += _on_a_loop()
             time.sleep(self.seconds * len(items))
-        return Store.settle_batch(self.store, items)
+        return Store.settle_batch(self.store, items, **kw)
 
 
 def test_an_archive_behind_paces_the_tables_not_the_loop(sqlite_url: str) -> None:

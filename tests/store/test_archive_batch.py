@@ -182,3 +182,25 @@ def test_settling_hands_leaves_no_cyclic_garbage(store: Store) -> None:
         gc.enable()
     assert found < 100, f"{found} objects in cycles after ten batches"
     assert _counts(store, uids)[0] == (12 * 3 * 15, 36, 36)
+
+
+def test_a_level_reached_is_rewarded_in_the_batch_that_credits_it(store: Store) -> None:
+    """R-SEAT-2: the archive's credits (a tournament's hands, which have no settlement of
+    their own in the store) grant the rewards of the levels they reach in the same
+    transaction (``level_rewards``, the room's rule: 10 bound diamonds a level), once; a
+    batch that fails grants nothing."""
+    from croupier.server.arcade import experience_rewards
+
+    ann, bob = _accounts(store, "lv", 2)
+    store.users.add_experience(ann, 95, 0, 0)
+    tourney = (None, {ann: HandCredit(160, 1, 1), bob: HandCredit(10, 1, 0)})  # ann: 255
+    store.settle_batch([tourney], level_rewards=experience_rewards)
+    assert store.ledger.balances(ann).bound_diamonds == 20  # levels 2 and 3
+    assert store.ledger.balances(bob).bound_diamonds == 0
+    # a bad hand in the batch: nothing is credited, nothing granted
+    bad = (None, {bob: HandCredit(500, 1, 1), 424242: HandCredit(10)})
+    with pytest.raises(NotFoundError):
+        store.settle_batch([bad], level_rewards=experience_rewards)
+    assert store.ledger.balances(bob).bound_diamonds == 0
+    assert store.users.user(bob).experience == 10  # type: ignore[union-attr]
+    assert store.audit().ok

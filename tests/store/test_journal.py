@@ -216,13 +216,17 @@ def test_a_settlement_credits_its_players_experience_in_its_own_transaction(
     experience and hand counts of the accounts dealt in, bots (by the seat map) and
     unknown accounts aside, in the settlement's transaction; the writer is told each
     account's experience before and after. A settlement written again credits nothing;
-    a group that fails credits nothing either."""
+    a group that fails credits nothing either. A level reached is rewarded in the same
+    transaction (the room's rule: 10 bound diamonds a level, once)."""
     from croupier.accounts.service import hand_credits
+    from croupier.server.arcade import experience_rewards
 
     ann = store.users.create_user("Ann", "ann", None, "player", 0).id
     bob = store.users.create_user("Bob", "bob", None, "player", 0).id
     bot = store.users.create_user("bot.t1.1", "bot.t1.1", None, "bot", 0).id
+    store.users.add_experience(bob, 95, 0, 0)  # 5 short of level 2
     store.journal.hand_credits = hand_credits
+    store.journal.level_rewards = experience_rewards
     told: list[dict[int, tuple[int, int]]] = []
     store.journal.on_credited = lambda exp: told.append(dict(exp))
     seats = _seated(store, "t1", {ann: 100, bob: 100, bot: 100, 9999: 100})
@@ -233,11 +237,14 @@ def test_a_settlement_credits_its_players_experience_in_its_own_transaction(
     store.journal.append("t1", end)
     a, b, c = (store.users.user(u) for u in (ann, bob, bot))
     assert a is not None and (a.experience, a.hands_played, a.hands_won) == (15, 1, 1)
-    assert b is not None and (b.experience, b.hands_played, b.hands_won) == (10, 1, 0)
+    assert b is not None and (b.experience, b.hands_played, b.hands_won) == (105, 1, 0)
     assert c is not None and (c.experience, c.hands_played) == (0, 0)  # a bot earns nothing
-    assert told == [{ann: (0, 15), bob: (0, 10)}]
+    assert told == [{ann: (0, 15), bob: (95, 105)}]
+    assert store.ledger.balances(bob).bound_diamonds == 10  # level 2, with the hand
+    assert store.ledger.balances(ann).bound_diamonds == 0
     store.journal.append("t1", end)  # written again (a replay): nothing paid or credited
     assert store.users.user(ann).experience == 15  # type: ignore[union-attr]
+    assert store.ledger.balances(bob).bound_diamonds == 10
     assert len(told) == 1
     # a group whose last record is refused writes nothing: no experience either
     seats = tuple(replace(s, stack=st) for s, st in zip(seats, end.stacks, strict=True))

@@ -42,6 +42,7 @@ from croupier.server.abuse import GuessLimiter, PrivateCaps
 from croupier.server.arcade import (
     arcade_status,
     close_empty_quick_tables,
+    experience_rewards,
     level_up,
     push_queue_status,
     quick_match_spec,
@@ -183,6 +184,8 @@ async def _start(app: Starlette, settings: Settings) -> Services:
     )
     app.state.services = services
     registry.on_level_up = lambda uid, old, new: level_up(services, uid, old, new)
+    # a level reached by a cash hand is rewarded in the hand's settlement (R-SEAT-2)
+    services.store.journal.level_rewards = experience_rewards
     registry.on_table_closed = lambda tid, why: services.hub.to_table(
         tid, {"type": "table_closed", "table_id": tid, "reason": why}
     )

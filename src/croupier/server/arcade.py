@@ -27,10 +27,12 @@ from croupier.accounts.levels import (
     XP_PER_HAND,
     XP_PER_WIN,
     experience_for_level,
+    level_for,
 )
 from croupier.lobby import TableSpec
 from croupier.lobby.arcade import is_open, seconds_to_change
 from croupier.store import StoreError
+from croupier.store.ledger import TransferRequest, bound_diamonds_grant
 from croupier.store.shop_catalogue import CATALOGUE, SLOTS
 from croupier.table.events import PlayerSeated, TableEvent
 
@@ -42,6 +44,8 @@ __all__ = [
     "arcade_routes",
     "arcade_status",
     "dress",
+    "experience_rewards",
+    "level_rewards",
     "level_up",
     "look_of",
     "push_queue_status",
@@ -323,16 +327,36 @@ def _announce_look(sv: Services, user_id: int, look: dict[str, str]) -> None:
 # -- levels --------------------------------------------------------------------------------
 
 
-def level_up(sv: Services, user_id: int, old: int, new: int) -> Callable[[], None]:
-    """``user_id`` went from level ``old`` to ``new``: grant the bound-diamond reward of
-    each level reached (key ``level:<user>:<level>``: a level is reached once; a store
-    write, run by the archive thread) and return the announcement on their connection (run
-    on the event loop: a connection's queue is not thread-safe)."""
-    reward = 0
-    for level in range(old + 1, new + 1):
-        sv.store.ledger.grant_bound_diamonds(
+def level_rewards(user_id: int, old: int, new: int) -> list[TransferRequest]:
+    """The bound-diamond reward of each level ``user_id`` reached going from level ``old``
+    to ``new``, each under its key ``level:<user>:<level>`` (a level is rewarded once).
+
+    >>> [r.key for r in level_rewards(7, 1, 3)]
+    ['level:7:2', 'level:7:3']
+    """
+    return [
+        bound_diamonds_grant(
             user_id, LEVEL_UP_REWARD, key=f"level:{user_id}:{level}", reason=f"level {level}"
         )
+        for level in range(old + 1, new + 1)
+    ]
+
+
+def experience_rewards(user_id: int, before: int, after: int) -> list[TransferRequest]:
+    """:func:`level_rewards` for experience going from ``before`` to ``after``: what a
+    hand's settlement grants in its own transaction (``SqlJournal.level_rewards``)."""
+    return level_rewards(user_id, level_for(before), level_for(after))
+
+
+def level_up(sv: Services, user_id: int, old: int, new: int) -> Callable[[], None]:
+    """``user_id`` went from level ``old`` to ``new``: grant the bound-diamond reward of
+    each level reached (:func:`level_rewards`; a cash hand's settlement granted them
+    already, and granting again is a replay; a store write, run by the archive thread) and
+    return the announcement on their connection (run on the event loop: a connection's
+    queue is not thread-safe)."""
+    reward = 0
+    for r in level_rewards(user_id, old, new):
+        sv.store.ledger.transfer(r.kind, r.key, r.legs, r.memo)
         reward += LEVEL_UP_REWARD
     message = {
         "type": "level_up",

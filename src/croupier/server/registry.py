@@ -686,7 +686,9 @@ class TableRegistry:
         if len(ready) > 1:
             items = [settlement for _, settlement in ready]
             try:
-                settled = self.store.settle_batch(items)
+                settled = self.store.settle_batch(
+                    items, level_rewards=self.store.journal.level_rewards
+                )
             except Exception as exc:
                 log.warning("archiving %d hands at once failed (%r): each alone", len(ready), exc)
             else:
@@ -694,7 +696,9 @@ class TableRegistry:
                 self._level_ups(settled, items, batch[0].loop)
         for work, settlement in ready:  # one hand, or a batch that failed
             try:
-                settled = self.store.settle_batch([settlement])
+                settled = self.store.settle_batch(
+                    [settlement], level_rewards=self.store.journal.level_rewards
+                )
             except Exception as exc:
                 work.error = exc
             else:

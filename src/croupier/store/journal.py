@@ -190,6 +190,11 @@ class SqlJournal:
         sets the accounts' rule, R-SEAT-2): with it and ``users``, a hand's settlement
         credits its players' experience **in the same transaction** (a crash after the
         settlement loses no experience; a settlement written again credits nothing)."""
+        self.level_rewards: Callable[[int, int, int], Sequence[TransferRequest]] | None = None
+        """The transfers an account earns as its experience goes from ``before`` to
+        ``after`` (``(account, before, after)``: the level-up rewards, each under its own
+        key; the server sets the room's rule): written in the same transaction as the
+        experience, so a level reached is rewarded whatever happens after the commit."""
         self.on_credited: Callable[[Mapping[int, tuple[int, int]]], None] | None = None
         """Called after a committed write that credited experience, with each account's
         experience ``(before, after)`` the write (the server's level-ups). Runs on the
@@ -347,10 +352,16 @@ class SqlJournal:
             for uid, credit in hand.items():
                 added[uid] = added.get(uid, 0) + credit.experience
         after = self._users.credit_many_in(conn, credits, strict=False)
-        return {
+        experience = {
             uid: (user.experience - added.get(uid, 0), user.experience)
             for uid, user in after.items()
         }
+        if self.level_rewards is not None and self._ledger is not None:
+            rewards = [
+                r for uid, (b, a) in experience.items() for r in self.level_rewards(uid, b, a)
+            ]
+            self._ledger.transfers_in(conn, rewards)  # a key granted already: a replay
+        return experience
 
     def _hands(
         self, conn: sa.Connection, keys: Sequence[tuple[str, str]]

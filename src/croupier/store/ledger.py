@@ -83,6 +83,7 @@ __all__ = [
     "Leg",
     "Transfer",
     "TransferRequest",
+    "bound_diamonds_grant",
     "cash_out_legs",
     "escrow_account",
     "settlement_legs",
@@ -193,6 +194,23 @@ class TransferRequest:
     key: str
     legs: Sequence[Leg]
     memo: Mapping[str, Any] = field(default_factory=dict)
+
+
+def bound_diamonds_grant(
+    user_id: int, amount: int, *, key: str, reason: str = "reward"
+) -> TransferRequest:
+    """The transfer of :meth:`Ledger.grant_bound_diamonds`, to write in a transaction of
+    one's own (:meth:`Ledger.transfers_in`).
+
+    >>> bound_diamonds_grant(7, 10, key="level:7:2", reason="level 2").legs[1].account.key
+    'user:7:bound_diamonds'
+    """
+    _check_amount(amount)
+    legs = (
+        Leg(MINT_BOUND_DIAMONDS, -amount),
+        Leg(user_account(user_id, Currency.BOUND_DIAMONDS), amount),
+    )
+    return TransferRequest("bound_diamonds_grant", key, legs, {"reason": reason})
 
 
 @dataclass(frozen=True, slots=True)
@@ -588,12 +606,8 @@ class Ledger:
     ) -> Transfer:
         """Bound diamonds (a reward or a gift, R-ACC-1) to a player: they show on the
         account but never buy chips (:meth:`buy_chips` spends unbound diamonds only)."""
-        _check_amount(amount)
-        legs = [
-            Leg(MINT_BOUND_DIAMONDS, -amount),
-            Leg(user_account(user_id, Currency.BOUND_DIAMONDS), amount),
-        ]
-        return self.transfer("bound_diamonds_grant", key, legs, {"reason": reason})
+        r = bound_diamonds_grant(user_id, amount, key=key, reason=reason)
+        return self.transfer(r.kind, r.key, r.legs, r.memo)
 
     def buy_chips(self, user_id: int, diamonds: int, *, key: str) -> Transfer:
         """Chips bought with diamonds, 1:1 (R-ACC-1): diamonds to the house, chips issued."""

@@ -13,7 +13,7 @@ Opening runs the Alembic migrations up to the newest revision.
 from __future__ import annotations
 
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from types import TracebackType
 
@@ -26,7 +26,7 @@ from croupier.store.boots import ServerBoots
 from croupier.store.db import Clock, Database, default_url
 from croupier.store.journal import SqlJournal
 from croupier.store.leases import Fence, Leases
-from croupier.store.ledger import Ledger
+from croupier.store.ledger import Ledger, TransferRequest
 from croupier.store.options import SqlOptions
 from croupier.store.protections import SqlProtections
 from croupier.store.shop import SqlShop
@@ -122,13 +122,18 @@ class Store:
         return self.settle_batch(items).users
 
     def settle_batch(
-        self, items: Sequence[tuple[ArchivedHand | None, Mapping[int, HandCredit]]]
+        self,
+        items: Sequence[tuple[ArchivedHand | None, Mapping[int, HandCredit]]],
+        *,
+        level_rewards: Callable[[int, int, int], Sequence[TransferRequest]] | None = None,
     ) -> SettledBatch:
         """Many settled hands' archive rows and credits in one transaction, set-based
         (:meth:`HandArchive.add_many_in`, :meth:`SqlUsers.credit_many_in`): a hand's
         credits count only when its row is new (a hand archived already, or again in
-        ``items``, credits nothing) or when it has no row (``None``). Any error writes
-        nothing at all."""
+        ``items``, credits nothing) or when it has no row (``None``). With
+        ``level_rewards`` (as ``SqlJournal.level_rewards``), the rewards of the levels the
+        credits reach are granted in the same transaction. Any error writes nothing at
+        all."""
         if not items:
             return SettledBatch((), {})
 
@@ -138,7 +143,18 @@ class Store:
             users = self.users.credit_many_in(
                 conn, [c for (_, c), yes in zip(items, credited, strict=True) if yes]
             )
-            return SettledBatch(credited, users)
+            settled = SettledBatch(credited, users)
+            if level_rewards is not None and users:
+                added = settled.experience(items)
+                rewards = [
+                    r
+                    for uid, user in users.items()
+                    for r in level_rewards(
+                        uid, user.experience - added.get(uid, 0), user.experience
+                    )
+                ]
+                self.ledger.transfers_in(conn, rewards)  # a key granted already: a replay
+            return settled
 
         return self.db.run(work)
 
