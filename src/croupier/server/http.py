@@ -70,7 +70,8 @@ async def _account(request: Request, services: Services) -> Account | JSONRespon
     except AccountError as exc:
         return fail(401, exc.code, str(exc))
     if await services.registry.archived(account.id):  # its hands settled so far archived
-        # read again: the account above was read before that archive credited it
+        # read again: the account above was read before that archive (which credits a
+        # tournament hand's experience; a cash hand's settlement credited its own)
         fresh = await asyncio.to_thread(services.accounts.account, account.id)
         if fresh is not None:
             return fresh

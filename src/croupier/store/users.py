@@ -105,18 +105,16 @@ def _add_credits(size: int) -> sa.Update:
             hands_played=added(users.c.hands_played, "p"),
             hands_won=added(users.c.hands_won, "w"),
         )
+        .returning(*users.c)  # the accounts as updated: no second statement to read them
     )
-
-
-_SELECT_USERS = sa.select(users).where(users.c.id.in_(sa.bindparam("ids", expanding=True)))
 
 
 def _update_users(
     conn: sa.Connection, totals: Mapping[int, HandCredit], *, strict: bool = True
-) -> None:
-    """One ``UPDATE`` adding ``totals`` to their accounts (:func:`_add_credits`).
-    :class:`NotFoundError` names an unknown account (``strict``; otherwise it is
-    left out)."""
+) -> dict[int, UserRecord]:
+    """One ``UPDATE`` adding ``totals`` to their accounts (:func:`_add_credits`); the
+    accounts as updated. :class:`NotFoundError` names an unknown account (``strict``;
+    otherwise it is left out)."""
     ids = sorted(totals)
     each = padded(ids)
     params: dict[str, int] = {}
@@ -125,11 +123,11 @@ def _update_users(
         params.update(
             {f"u{i}": uid, f"x{i}": credit.experience, f"p{i}": credit.played, f"w{i}": credit.won}
         )
-    result = conn.execute(_add_credits(len(each)), params)
-    if strict and result.rowcount != len(ids):
-        known = set(conn.execute(sa.select(users.c.id).where(users.c.id.in_(ids))).scalars())
-        missing = [uid for uid in ids if uid not in known]
+    updated = {int(row.id): _user(row) for row in conn.execute(_add_credits(len(each)), params)}
+    if strict and len(updated) != len(ids):
+        missing = [uid for uid in ids if uid not in updated]
         raise NotFoundError(f"no user {missing[0] if missing else ids[0]}")
+    return updated
 
 
 def _user(row: sa.Row[tuple[object, ...]]) -> UserRecord:
@@ -225,7 +223,7 @@ class SqlUsers:
         strict: bool = True,
     ) -> dict[int, UserRecord]:
         """Add the credits of many hands inside the caller's transaction, summed per
-        account: one ``UPDATE`` (a ``CASE`` per column) and one select per
+        account: one ``UPDATE … RETURNING`` (a ``CASE`` per column) per
         :data:`~croupier.store.db.MAX_OR_TERMS` accounts, their rows locked in id order
         (one lock order for every writer). Returns the updated users. An unknown account
         raises :class:`NotFoundError` (the transaction rolls back), or with ``strict``
@@ -243,9 +241,7 @@ class SqlUsers:
         totals = _sum_credits(credits)
         updated: dict[int, UserRecord] = {}
         for part in chunked(sorted(totals), MAX_OR_TERMS):
-            _update_users(conn, {uid: totals[uid] for uid in part}, strict=strict)
-            rows = conn.execute(_SELECT_USERS, {"ids": list(part)})
-            updated.update((int(row.id), _user(row)) for row in rows)
+            updated.update(_update_users(conn, {uid: totals[uid] for uid in part}, strict=strict))
         return updated
 
     # -- sessions ---------------------------------------------------------------------
