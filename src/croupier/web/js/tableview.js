@@ -681,7 +681,7 @@ export class TableView {
         ...status.map((k) => el("span", { class: "status", t: k })),
         shown ? el("span", { class: "hand-name", raw: shown }) : null);
       node.append(line);
-      line.title = line.textContent.trim();
+      line.title = [...line.children].map((n) => n.textContent.trim()).join(" · ");
     }
     if (hp && hp.bet > 0) node.append(el("div", { class: "bet" }, el("span", { class: "sr-only", t: "table.bet" }), el("span", { raw: fmt(hp.bet) })));
     node.append(el("div", { class: "timer", dataset: { seat: String(seat) }, hidden: true },
