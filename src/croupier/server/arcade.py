@@ -349,15 +349,11 @@ def experience_rewards(user_id: int, before: int, after: int) -> list[TransferRe
 
 
 def level_up(sv: Services, user_id: int, old: int, new: int) -> Callable[[], None]:
-    """``user_id`` went from level ``old`` to ``new``: grant the bound-diamond reward of
-    each level reached (:func:`level_rewards`; a cash hand's settlement granted them
-    already, and granting again is a replay; a store write, run by the archive thread) and
-    return the announcement on their connection (run on the event loop: a connection's
-    queue is not thread-safe)."""
-    reward = 0
-    for r in level_rewards(user_id, old, new):
-        sv.store.ledger.transfer(r.kind, r.key, r.legs, r.memo)
-        reward += LEVEL_UP_REWARD
+    """``user_id`` went from level ``old`` to ``new``: the announcement on their
+    connection of the levels reached and their rewards (run on the event loop: a
+    connection's queue is not thread-safe). The rewards were granted with the experience
+    that reached them, in its transaction (:func:`experience_rewards`)."""
+    reward = LEVEL_UP_REWARD * max(0, new - old)
     message = {
         "type": "level_up",
         "level": new,

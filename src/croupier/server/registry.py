@@ -31,7 +31,6 @@ from croupier.lobby import LobbyError, TableSpec, TableSummary
 from croupier.store import ArchivedHand, HandPlayer, Store
 from croupier.store.groupcommit import GroupCommitJournal
 from croupier.store.protections import CachedProtections, SqlProtections
-from croupier.store.store import SettledBatch
 from croupier.store.users import HandCredit
 from croupier.table import AsyncioClock, Clock, TableActor, TableEvent
 from croupier.table.events import HandBegan, HandSettled, PlayerSeated, Turn
@@ -243,9 +242,9 @@ class TableRegistry:
         self._bot_ids = itertools.count(1)
         self.hands_settled = 0
         self.on_level_up: Callable[[int, int, int], Callable[[], None] | None] | None = None
-        """``(account, old level, new level)``: grants the rewards (on the archive thread)
-        and returns the announcement to run on the event loop, when a hand levels a player
-        up."""
+        """``(account, old level, new level)``: the announcement to run on the event loop
+        when a hand levels a player up (its rewards are granted with the experience, in
+        the same transaction)."""
         self.hands_voided = 0
         self.supervision = Supervision()
         """How a crashed cash table is supervised: restored in place from its journal, given
@@ -693,7 +692,7 @@ class TableRegistry:
                 log.warning("archiving %d hands at once failed (%r): each alone", len(ready), exc)
             else:
                 ready = []
-                self._level_ups(settled, items, batch[0].loop)
+                self._level_up(settled.moves, batch[0].loop)
         for work, settlement in ready:  # one hand, or a batch that failed
             try:
                 settled = self.store.settle_batch(
@@ -702,7 +701,7 @@ class TableRegistry:
             except Exception as exc:
                 work.error = exc
             else:
-                self._level_ups(settled, [settlement], work.loop)
+                self._level_up(settled.moves, work.loop)
         for work in batch:
             work.done = True
 
@@ -730,34 +729,12 @@ class TableRegistry:
             return None
         return hand, hand_credits(humans)
 
-    def _level_ups(
-        self, settled: SettledBatch, items: list[Settlement], loop: asyncio.AbstractEventLoop
-    ) -> None:
-        """After a batch is written: level up each account once, from its level before
-        the batch to its level after (a hand archived twice credited nothing)."""
-        added = settled.experience(items)
-        self._level_up(
-            {
-                uid: (r.experience - added.get(uid, 0), r.experience)
-                for uid, r in settled.users.items()
-            },
-            loop,
-        )
-
     def _credited(self, experience: Mapping[int, tuple[int, int]]) -> None:
         """After a settlement's transaction credited experience (``{account: (before,
-        after)}``, on the journal's writer thread): level up who reached a level, on the
-        archive thread (the rewards are store writes, the writer has tables waiting)."""
-        loop = self._loop
-        if loop is None or self.on_level_up is None:
-            return
-        if not any(level_for(a) > level_for(b) for b, a in experience.values()):
-            return
-        if not self.threaded:  # an in-memory store: written on the loop, as the archive
-            self._level_up(experience, loop)
-            return
-        with contextlib.suppress(RuntimeError):  # shut down: the process is stopping
-            self._archiver.submit(self._level_up, experience, loop)
+        after)}``, on the journal's writer thread): announce who reached a level (the
+        rewards were granted in that transaction)."""
+        if self._loop is not None:
+            self._level_up(experience, self._loop)
 
     def _level_up(
         self, experience: Mapping[int, tuple[int, int]], loop: asyncio.AbstractEventLoop

@@ -48,7 +48,7 @@ from croupier.store.ledger import (
     settlement_legs,
 )
 from croupier.store.schema import hands, table_journal
-from croupier.store.users import HandCredit, SqlUsers
+from croupier.store.users import HandCredit, SqlUsers, experience_moves
 from croupier.table import codec
 from croupier.table.codec import CodecError
 from croupier.table.journal import (
@@ -347,20 +347,10 @@ class SqlJournal:
         credits = [c for c in credits if c]
         if not credits or self._users is None:
             return {}
-        added: dict[int, int] = {}
-        for hand in credits:
-            for uid, credit in hand.items():
-                added[uid] = added.get(uid, 0) + credit.experience
-        after = self._users.credit_many_in(conn, credits, strict=False)
-        experience = {
-            uid: (user.experience - added.get(uid, 0), user.experience)
-            for uid, user in after.items()
-        }
+        updated = self._users.credit_many_in(conn, credits, strict=False)
+        experience = experience_moves(updated, credits)
         if self.level_rewards is not None and self._ledger is not None:
-            rewards = [
-                r for uid, (b, a) in experience.items() for r in self.level_rewards(uid, b, a)
-            ]
-            self._ledger.transfers_in(conn, rewards)  # a key granted already: a replay
+            self._ledger.rewards_in(conn, experience, self.level_rewards)
         return experience
 
     def _hands(

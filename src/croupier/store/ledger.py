@@ -40,7 +40,7 @@ import dataclasses
 import functools
 import hashlib
 import json
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
@@ -381,6 +381,17 @@ class Ledger:
     ) -> Transfer:
         """:meth:`transfer` inside a transaction the caller runs (journal settlement)."""
         return self.transfers_in(conn, [TransferRequest(kind, key, legs, dict(memo or {}))])[0]
+
+    def rewards_in(
+        self,
+        conn: sa.Connection,
+        experience: Mapping[int, tuple[int, int]],
+        rule: Callable[[int, int, int], Sequence[TransferRequest]],
+    ) -> None:
+        """Grant in ``conn`` what ``rule`` gives each account of ``experience`` for its
+        experience going from ``before`` to ``after`` (the level-up rewards, each under
+        its own key: a reward granted already is a replay)."""
+        self.transfers_in(conn, [r for uid, (b, a) in experience.items() for r in rule(uid, b, a)])
 
     def transfers_in(
         self, conn: sa.Connection, requests: Sequence[TransferRequest]

@@ -30,7 +30,7 @@ from croupier.store.ledger import Ledger, TransferRequest
 from croupier.store.options import SqlOptions
 from croupier.store.protections import SqlProtections
 from croupier.store.shop import SqlShop
-from croupier.store.users import HandCredit, SqlUsers, UserRecord
+from croupier.store.users import HandCredit, SqlUsers, UserRecord, experience_moves
 
 __all__ = ["SettledBatch", "Store", "open_store"]
 
@@ -44,6 +44,8 @@ class SettledBatch:
     had none)."""
     users: dict[int, UserRecord]
     """The credited users, as they are after the whole batch."""
+    moves: dict[int, tuple[int, int]]
+    """Each credited user's experience before and after the batch."""
 
     def experience(
         self, items: Sequence[tuple[object, Mapping[int, HandCredit]]]
@@ -135,26 +137,17 @@ class Store:
         credits reach are granted in the same transaction. Any error writes nothing at
         all."""
         if not items:
-            return SettledBatch((), {})
+            return SettledBatch((), {}, {})
 
         def work(conn: sa.Connection) -> SettledBatch:
             new = iter(self.archive.add_many_in(conn, [h for h, _ in items if h is not None]))
             credited = tuple(True if hand is None else next(new) for hand, _ in items)
-            users = self.users.credit_many_in(
-                conn, [c for (_, c), yes in zip(items, credited, strict=True) if yes]
-            )
-            settled = SettledBatch(credited, users)
-            if level_rewards is not None and users:
-                added = settled.experience(items)
-                rewards = [
-                    r
-                    for uid, user in users.items()
-                    for r in level_rewards(
-                        uid, user.experience - added.get(uid, 0), user.experience
-                    )
-                ]
-                self.ledger.transfers_in(conn, rewards)  # a key granted already: a replay
-            return settled
+            chosen = [c for (_, c), yes in zip(items, credited, strict=True) if yes]
+            users = self.users.credit_many_in(conn, chosen)
+            experience = experience_moves(users, chosen)
+            if level_rewards is not None:
+                self.ledger.rewards_in(conn, experience, level_rewards)
+            return SettledBatch(credited, users, experience)
 
         return self.db.run(work)
 

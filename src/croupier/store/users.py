@@ -27,7 +27,7 @@ from croupier.store.db import MAX_OR_TERMS, Database, case_by, chunked, numbered
 from croupier.store.errors import NotFoundError, StoreError
 from croupier.store.schema import login_failures, sessions, users
 
-__all__ = ["HandCredit", "SessionRecord", "SqlUsers", "UserRecord"]
+__all__ = ["HandCredit", "SessionRecord", "SqlUsers", "UserRecord", "experience_moves"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,6 +107,23 @@ def _add_credits(size: int) -> sa.Update:
         )
         .returning(*users.c)  # the accounts as updated: no second statement to read them
     )
+
+
+def experience_moves(
+    updated: Mapping[int, UserRecord], credits: Iterable[Mapping[int, HandCredit]]
+) -> dict[int, tuple[int, int]]:
+    """Each account of ``updated`` (as :meth:`SqlUsers.credit_many_in` returned it) with
+    its experience before and after ``credits`` (what it credited).
+
+    >>> ann = UserRecord(7, "Ann", "player", None, 0, 110, 1, 0, False)
+    >>> experience_moves({7: ann}, [{7: HandCredit(15)}])
+    {7: (95, 110)}
+    """
+    added = _sum_credits(credits)
+    return {
+        uid: (user.experience - (added[uid].experience if uid in added else 0), user.experience)
+        for uid, user in updated.items()
+    }
 
 
 def _update_users(
