@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-import socket
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -18,15 +17,12 @@ from websockets.asyncio.client import ClientConnection, connect
 from croupier.server.app import create_app
 from croupier.server.settings import Settings
 from croupier.server.wsproto import uvicorn_options
+from tests.ports import free_port
 from tests.waiting import wait_until
 
+__all__ = ["ORIGIN", "free_port"]
+
 ORIGIN = "http://good.example"
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 def fast_settings(database_url: str, **overrides: Any) -> Settings:

@@ -36,8 +36,8 @@ from croupier.server.processes import (
     usable_cores,
 )
 from croupier.server.settings import Settings, SettingsError
+from tests.ports import bindable, free_port
 from tests.server.chaos import CROUPIER, server_env
-from tests.server.live import free_port
 from tests.server.room import holders
 from tests.server.test_crash import escrow_matches_journal
 from tests.waiting import wait_until
@@ -321,20 +321,19 @@ def test_stop_sends_sigterm_to_every_live_child(monkeypatch: pytest.MonkeyPatch)
 # -- the real thing: two processes on one SQLite file ------------------------------------
 
 
-def _free(port: int) -> bool:
-    with socket.socket() as s:
-        try:
-            s.bind(("127.0.0.1", port))
-        except OSError:
-            return False
-    return True
+def _told(exc: Exception, log: Path) -> AssertionError:
+    """``exc`` with what the supervisor and its nodes said (the log's tail, without the
+    access lines): why a node did not come back shows there."""
+    said = [line for line in log.read_text().splitlines() if '"GET /' not in line]
+    tail = "\n".join(said[-60:])
+    return AssertionError(f"{exc}\n--- the supervisor's log, last lines but requests ---\n{tail}")
 
 
 def _two_ports() -> int:
     """A free port whose next one is free too."""
     for _ in range(100):
         port = free_port()
-        if port < 65535 and _free(port + 1):
+        if port < 65535 and bindable(port + 1):
             return port
     raise AssertionError("no two consecutive free ports")
 
@@ -499,6 +498,8 @@ def test_two_processes_serve_one_room_restart_a_killed_one_and_stop_on_sigterm(
         assert all(_gone(pid) for pid in seen), seen
         assert not _health(port) and not _health(port + 1)
         escrow_matches_journal(sqlite_url, tables=TABLES)
+    except Exception as exc:
+        raise _told(exc, log) from exc
     finally:
         if sup.poll() is None:
             sup.kill()
@@ -525,6 +526,8 @@ def test_a_node_that_cannot_start_stops_the_room_with_a_clear_error(
             wait_until(lambda: _health(port).get("node") == "n1", 240, "n1 healthy")
             seen.update(_children(sup.pid).values())
             assert sup.wait(240) == 1
+        except Exception as exc:
+            raise _told(exc, log) from exc
         finally:
             if sup.poll() is None:
                 sup.kill()
@@ -568,6 +571,8 @@ def test_the_room_s_redis_goes_to_every_node(
         sup.send_signal(signal.SIGTERM)
         assert sup.wait(60) == 0, log.read_text()[-3000:]
         assert seen and all(_gone(pid) for pid in seen)
+    except Exception as exc:
+        raise _told(exc, log) from exc
     finally:
         if sup.poll() is None:
             sup.kill()

@@ -10,7 +10,6 @@ from __future__ import annotations
 import os
 import re
 import shutil
-import socket
 import subprocess
 import sys
 import tempfile
@@ -21,6 +20,7 @@ from typing import Any
 import httpx
 import pytest
 
+from tests.ports import free_port
 from tests.waiting import wait_until
 
 CHROMIUM = "/usr/bin/chromium"
@@ -49,12 +49,6 @@ def _need_chromium() -> None:
             return
         pytest.fail(f"{CHROMIUM} is missing and scripts/chromium.sh failed: {done.stderr[-500:]}")
     pytest.skip(f"{CHROMIUM} is missing: run `bash scripts/chromium.sh` to install it")
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 class Server:
