@@ -41,6 +41,7 @@ export class Tournaments {
     this.rows = [];
     this.busy = new Set();
     this.expanded = new Set();
+    this.seen = null; // the last lobby rows drawn (with whose eyes)
   }
 
   me() {
@@ -50,6 +51,12 @@ export class Tournaments {
   onLobby(msg) {
     this.rows = msg.tournaments || [];
     this.ctx.tournaments = this.rows;
+    // the lobby speaks for every table: most of its messages leave the events as they
+    // were, and a card drawn again under a key half pressed (Space opens a <summary> on
+    // its release) would swallow the key
+    const seen = JSON.stringify([this.me(), this.rows]);
+    if (seen === this.seen) return;
+    this.seen = seen;
     this.render();
   }
 
