@@ -271,9 +271,11 @@ def test_a_running_spin_goes_on_at_the_process_that_takes_the_services_over(
     lease runs (``table_elsewhere``), then told the table restarts while the services
     move (``table_restarting``), never that it does not exist, then finds the Spin's table
     there, restored from its journal with the player seated (R-CRASH-1: the cut hand void,
-    the tournament resumed), and b lists the Spin as its own."""
+    the tournament resumed), and b lists the Spin as its own. The casino table the same
+    way: elsewhere, then restarting, then served at b."""
     with _running(sqlite_url, tmp_path) as (a, b):
         player = register(a.base, "spinner")
+        gambler = register(a.base, "gambler")
         auth = {"Authorization": f"Bearer {player.token}", "Origin": ORIGIN}
         tid = next(t for t, r in _tournaments(a).items() if t.startswith("spin-10"))
         for action in ("register", "fill"):
@@ -287,7 +289,24 @@ def test_a_running_spin_goes_on_at_the_process_that_takes_the_services_over(
             await client.send({"type": "subscribe", "table_id": table})
             return await client.expect("table_info", "error")
 
-        async def follow() -> list[str]:
+        async def casino(client: Client, table_id: str) -> list[str]:
+            """Ask for the casino table until it is served: what b said meanwhile."""
+            said: list[str] = []
+            deadline = time.monotonic() + 15
+            while time.monotonic() < deadline:
+                ack = await client.command({"type": "casino_subscribe", "table_id": table_id})
+                if ack["accepted"]:  # its state follows the subscription (or came first)
+                    if not any(
+                        f.get("type") == "casino_state" and f.get("table_id") == table_id
+                        for f in client.frames
+                    ):
+                        await client.expect("casino_state", table_id=table_id)
+                    return said
+                said.append(str(ack["code"]))
+                await asyncio.sleep(0.2)
+            raise AssertionError(f"the casino table never came back at b: {said}")
+
+        async def follow() -> tuple[list[str], list[str]]:
             client = await Client.open(b.ws_url, player.token)
             first = await subscribe(client)  # a runs it: the player is sent there
             assert (first["type"], first.get("code"), first.get("url")) == (
@@ -295,7 +314,20 @@ def test_a_running_spin_goes_on_at_the_process_that_takes_the_services_over(
                 "table_elsewhere",
                 a.base,
             ), first
+            # the casino too: another player (an account has one connection)
+            other = await Client.open(b.ws_url, gambler.token)
+            await other.send({"type": "subscribe"})
+            lobby = await other.expect("lobby")
+            (row,) = lobby["casino"]
+            assert row["node_url"] == a.base, row
+            ack = await other.command({"type": "casino_subscribe", "table_id": row["table_id"]})
+            assert (ack["accepted"], ack["code"], ack["data"]) == (
+                False,
+                "table_elsewhere",
+                {"url": a.base},
+            ), ack
             a.kill()
+            casino_said = asyncio.ensure_future(casino(other, row["table_id"]))
             seen: list[str] = []
             deadline = time.monotonic() + 15
             while time.monotonic() < deadline:
@@ -305,14 +337,19 @@ def test_a_running_spin_goes_on_at_the_process_that_takes_the_services_over(
                     seated = {s["player_id"] for s in snap["snapshot"]["seats"] if s}
                     assert player.pid in seated, snap
                     await client.close()
-                    return seen
+                    said = await casino_said
+                    await other.close()
+                    return seen, said
                 seen.append(str(got["code"]))
                 await asyncio.sleep(0.2)
+            casino_said.cancel()
             raise AssertionError(f"the Spin's table never came back at b: {seen}")
 
-        seen = asyncio.run(follow())
-        print(f"\nthe Spin's table at b after {seen}")
+        seen, casino_said = asyncio.run(follow())
+        print(f"\nthe Spin's table at b after {seen}; the casino table after {casino_said}")
         assert set(seen) <= {"table_elsewhere", "table_restarting"}, seen
+        # the casino is never said not to exist while it moves either
+        assert set(casino_said) <= {"table_elsewhere", "table_restarting"}, casino_said
         row = _tournaments(b)[tid]
         assert row["status"] == "running" and "node_url" not in row, row
         assert row["tables"] == [table]

@@ -302,3 +302,70 @@ def test_the_tournaments_page_registers_at_the_process_that_took_the_tournaments
         assert lease is not None and lease.owner.startswith("n2/")
         report = store.audit()  # (SQLite: one snapshot, the room playing on at b)
         assert report.ok, report.discrepancies
+
+
+@pytest.mark.rules("R-CRASH-1")
+def test_a_casino_page_whose_process_dies_goes_on_at_the_other(
+    room: dict[str, Node], browser_page: Page, artifacts: Any
+) -> None:
+    """The casino runs on the room's first process (a). A player seated at its table has
+    the page open at a when a is killed (SIGKILL): the page goes on at b by itself, is
+    told the casino moves while a's lease runs out and b takes the casino over (never that
+    the table does not exist), then finds the table there and plays: a seat taken at b,
+    no chip lost, the audit clean."""
+    a, b = room["a"], room["b"]
+    browser_page.allow(r"WebSocket|ERR_CONNECTION_(REFUSED|RESET)")
+    page = browser_page.page
+    sign_up(page, a.base, f"c{secrets.token_hex(3)}")
+    exchange(page, 300)
+    me = page.evaluate("fetch('/api/me').then((r) => r.json())")
+    page.click("nav a[data-view=lobby]")
+    page.wait_for_selector("#casino-list li[data-table='casino-1'] button", timeout=30000)
+    page.click("#casino-list li[data-table='casino-1'] button")
+    page.wait_for_url(f"{a.base}/#/casino/casino-1")
+    page.wait_for_function("window.__croupier.casino.state !== null", timeout=15000)
+    page.click("#c-sit")
+    page.wait_for_function("window.__croupier.casino.state.you !== null", timeout=15000)
+    page.wait_for_function(f"(window.__croupier.peers || []).includes({b.base!r})", timeout=15000)
+    # every message the casino page says from now on, at a and then at b
+    page.add_init_script(
+        "window.__said = []; addEventListener('DOMContentLoaded', () => {"
+        " const box = document.querySelector('#c-message');"
+        " new MutationObserver(() => window.__said.push(box.className + ' ' + box.textContent))"
+        " .observe(box, { childList: true, characterData: true, subtree: true }); });"
+    )
+    assert a.proc is not None
+    killed = time.monotonic()
+    a.proc.kill()
+    a.proc.wait(10)
+    page.wait_for_url(f"{b.base}/#/casino/casino-1", timeout=30000)
+    page.wait_for_function(
+        "window.__croupier.casino.state !== null && window.__croupier.net.status === 'open'",
+        timeout=30000,
+    )
+    took = time.monotonic() - killed
+    said = page.evaluate("window.__said")
+    print(f"\nthe casino page played at b {took:.1f} s after a's SIGKILL; it said {said}")
+    assert not any("error" in s.split(" ", 2)[:2] for s in said), said
+    assert not any("does not exist" in s for s in said), said
+    # the player sits at b and the casino is b's own now
+    if page.evaluate("window.__croupier.casino.state.you") is None:
+        page.click("#c-sit")
+        page.wait_for_function("window.__croupier.casino.state.you !== null", timeout=15000)
+    wait_until(
+        lambda: (
+            page.evaluate("window.__croupier.casino.lobbyRows.map((r) => r.node_url || null)")
+            == [None]
+        ),
+        15,
+        "b's lobby listing the casino as its own",
+    )
+    page.set_viewport_size({"width": 1366, "height": 768})
+    page.screenshot(path=str(artifacts / "room-failover-casino.png"))
+    after = page.evaluate("fetch('/api/me').then((r) => r.json())")
+    assert after["chips"] == me["chips"], (me, after)  # seated without a bet: nothing moved
+    with open_store(f"sqlite:///{a.dir / 'croupier.sqlite3'}") as store:
+        lease = store.leases.get(ROOM_LEASE)
+        assert lease is not None and lease.owner.startswith("n2/")
+        report = store.audit()
+        assert report.ok, report.discrepancies

@@ -334,6 +334,15 @@ async def casino_dispatch(session: WsSession, raw: str | bytes) -> bool:
         )
         _ack(session, cid or "-", msg.table_id, there)
         return True
+    if node is not None and node.services_moving:  # its process died: back in a moment
+        moving = CasinoResult(
+            False,
+            "table_restarting",
+            "the casino's process stopped: another process of the room takes it over in a "
+            "moment; ask again",
+        )
+        _ack(session, cid or "-", msg.table_id, moving)
+        return True
     actor = None if room is None else await room.actor(msg.table_id)
     if room is None or actor is None:
         _ack(

@@ -173,6 +173,12 @@ class Node:
         """Whether this process is taking the room services over (restoring them)."""
         return ROOM_LEASE in self._taking
 
+    @property
+    def services_moving(self) -> bool:
+        """Whether the room services are nobody's for a moment: their process died and no
+        other took them over yet, or this one is taking them over (restoring them)."""
+        return self.room_starting or (not self.room and self.room_url is None)
+
     def mine(self, table_id: str) -> bool:
         return preferred(table_id, self.nodes) == self.name
 
@@ -229,8 +235,7 @@ class Node:
         their process died and nobody took them yet)."""
         if table_id in self._taking and table_id in self.catalogue:
             return True
-        moving = self.room_starting or (not self.room and self.room_url is None)
-        return moving and table_id in self._room_tables
+        return self.services_moving and table_id in self._room_tables
 
     def holder(self, table_id: str) -> str | None:
         """The node name of the other live process serving ``table_id`` (``None``: this

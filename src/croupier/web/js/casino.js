@@ -8,10 +8,11 @@
 import { $, clear, el, fmt, setRaw, setT } from "./dom.js";
 import { cardSvg } from "./cards.js";
 import { handName } from "./hands.js";
-import { openAt } from "./nodes.js";
+import { firstUp, fledFrom, forgetFled, openAt } from "./nodes.js";
 import { t } from "./i18n.js";
 
 const SPOTS = ["ante", "bonus", "flop", "turn", "river"];
+const RETRY_MOVING_MS = 1000; // the casino taken over from a process that died: ask again
 const DEFAULT_INFO = { ante_min: 2, ante_max: 1000, bonus_min: 1, bonus_max: 25, chips: [1, 5, 25, 100, 500] };
 
 export class CasinoView {
@@ -91,6 +92,8 @@ export class CasinoView {
   }
 
   close() {
+    clearTimeout(this.retry);
+    this.moving = false;
     if (this.tableId && this.ctx.net) this.ctx.net.send({ type: "casino_unsubscribe", table_id: this.tableId });
     this.tableId = null;
     this.state = null;
@@ -107,10 +110,41 @@ export class CasinoView {
 
   async subscribe() {
     if (!this.ctx.net) return;
+    const tableId = this.tableId;
     const wasSeated = this.state && this.state.you;
-    this.ctx.net.send({ type: "casino_subscribe", table_id: this.tableId });
+    clearTimeout(this.retry);
+    const ack = await this.command({ type: "casino_subscribe" }, false);
+    if (this.tableId !== tableId || ack.code === "disconnected") return; // (asked again on reconnection)
+    if (!ack.accepted) {
+      const url = ack.code === "table_elsewhere" && ack.data ? ack.data.url : null;
+      const moving = ack.code === "table_restarting" || (!!url && fledFrom(url));
+      if (moving || ack.code === "timeout") {
+        // the casino's process died (this page fled it): it still holds the casino's
+        // lease until that expires, then another process of the room takes it over; say
+        // so once and ask again (and follow it back there if it answers again, restarted)
+        if (moving && !this.moving) this.say("casino.moving", {}, "ok");
+        this.moving = this.moving || moving;
+        if (url) this.probe(url);
+        this.retry = setTimeout(() => this.subscribe(), RETRY_MOVING_MS);
+      } else if (ack.code !== "table_elsewhere") {
+        this.say(this.errorKey(ack.code), ack.data || {}); // (elsewhere: the page went there)
+      }
+      return;
+    }
+    if (this.moving) this.say("casino.moved", {}, "ok");
+    this.moving = false;
     // After a reconnection (or a server restart) a player who had a seat takes it again.
     if (wasSeated && this.ctx.account) await this.command({ type: "casino_sit" }, false);
+  }
+
+  /** Whether the process this page fled answers again (restarted): then it is followed. */
+  probe(url) {
+    if (this.probing) return;
+    this.probing = true;
+    firstUp([url]).then((up) => {
+      this.probing = false;
+      if (up) forgetFled();
+    });
   }
 
   onMessage(m) {
