@@ -8,7 +8,7 @@
 import { $, clear, el, fmt, setRaw, setT } from "./dom.js";
 import { cardSvg } from "./cards.js";
 import { handName } from "./hands.js";
-import { firstUp, fledFrom, forgetFled, openAt } from "./nodes.js";
+import { fledFrom, openAt, probeFled } from "./nodes.js";
 import { t } from "./i18n.js";
 
 const SPOTS = ["ante", "bonus", "flop", "turn", "river"];
@@ -124,7 +124,7 @@ export class CasinoView {
         // so once and ask again (and follow it back there if it answers again, restarted)
         if (moving && !this.moving) this.say("casino.moving", {}, "ok");
         this.moving = this.moving || moving;
-        if (url) this.probe(url);
+        if (url) probeFled(url);
         this.retry = setTimeout(() => this.subscribe(), RETRY_MOVING_MS);
       } else if (ack.code !== "table_elsewhere") {
         this.say(this.errorKey(ack.code), ack.data || {}); // (elsewhere: the page went there)
@@ -135,16 +135,6 @@ export class CasinoView {
     this.moving = false;
     // After a reconnection (or a server restart) a player who had a seat takes it again.
     if (wasSeated && this.ctx.account) await this.command({ type: "casino_sit" }, false);
-  }
-
-  /** Whether the process this page fled answers again (restarted): then it is followed. */
-  probe(url) {
-    if (this.probing) return;
-    this.probing = true;
-    firstUp([url]).then((up) => {
-      this.probing = false;
-      if (up) forgetFled();
-    });
   }
 
   onMessage(m) {

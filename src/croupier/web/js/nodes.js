@@ -51,6 +51,19 @@ export function forgetFled() {
   fled = null;
 }
 
+let probing = false;
+
+/** Ask whether the process this page fled (``url``) answers again, one probe at a time:
+ * if it does (it was restarted), forget it was fled, so its tables are followed there. */
+export function probeFled(url) {
+  if (probing) return;
+  probing = true;
+  firstUp([url]).then((up) => {
+    probing = false;
+    if (up) forgetFled();
+  });
+}
+
 /** ``?knew=epoch:table``: the table and its epoch as the page that fled knew them, or null. */
 export function parseKnew(value) {
   const m = /^(\d+):(.+)$/.exec(value || "");

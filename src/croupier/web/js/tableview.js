@@ -12,7 +12,7 @@ import { TableClock } from "./clock.js";
 import { countsAs, lowestAmount } from "./underraise.js";
 import { PreActions } from "./preactions.js";
 import { TableTools } from "./tabletools.js";
-import { firstUp, fledFrom, forgetFled, nodeUrl, openAt, restartedSince } from "./nodes.js";
+import { fledFrom, nodeUrl, openAt, probeFled, restartedSince } from "./nodes.js";
 
 const CLOCK = { room: 30, naiko: 20, arcade: 15 };
 const RETRY_MOVING_MS = 1000; // a table being taken over from a dead process: ask again
@@ -144,13 +144,7 @@ export class TableView {
       // expires; this process takes the table over then. Unless it answers again (it was
       // restarted): then the table is followed there at the next answer.
       this.retrySoon();
-      if (!this.probing) {
-        this.probing = true;
-        firstUp([url]).then((up) => {
-          this.probing = false;
-          if (up) forgetFled();
-        });
-      }
+      probeFled(url);
       return true;
     }
     this.ctx.toast(this.ctx.errorText("table_elsewhere"), {}, "ok");
