@@ -253,3 +253,22 @@ class Spectator:
     def close(self) -> None:
         self._stop.set()
         self._thread.join(5)
+
+
+KEEP_JS = """(selector) => {
+  document.querySelector(selector).__kept = 1;
+  window.__lobbies = 0;
+  window.__croupier.net.addEventListener("message", (ev) => {
+    if (ev.detail.type === "lobby") window.__lobbies += 1;
+  });
+}"""
+
+
+def kept_through_lobbies(page: Any, selector: str, lobbies: int = 3) -> None:
+    """The element at ``selector`` is still the same one after ``lobbies`` lobby messages
+    that left it as it was: not drawn again (a button or summary drawn again between a
+    key's or a button's press and its release loses the click or the key)."""
+    page.evaluate(KEEP_JS, selector)
+    page.wait_for_function(f"window.__lobbies >= {lobbies}", timeout=30_000)
+    kept = page.evaluate("(s) => document.querySelector(s).__kept", selector)
+    assert kept == 1, f"{selector} was drawn again by a lobby message that changed nothing"

@@ -21,7 +21,7 @@ from typing import Any
 import pytest
 
 from tests.web.conftest import Page, Server, _need_chromium
-from tests.web.flows import exchange, sign_up
+from tests.web.flows import exchange, kept_through_lobbies, sign_up
 from tests.web.test_tournaments_browser import PatientServer
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -96,15 +96,6 @@ def phone(playwright_: Any) -> Iterator[Page]:
     errors = p.unexpected()
     p.close()
     assert errors == [], f"console errors: {errors}"
-
-
-KEEP_JS = """() => {
-  document.querySelector("article[data-id='sng-6']").__kept = 1;
-  window.__lobbies = 0;
-  window.__croupier.net.addEventListener("message", (ev) => {
-    if (ev.detail.type === "lobby") window.__lobbies += 1;
-  });
-}"""
 
 
 def _focus(page: Any) -> dict[str, Any] | None:
@@ -183,9 +174,7 @@ def test_the_tournaments_tab_on_a_phone_and_by_keyboard(
     page.wait_for_selector("article[data-id='sng-6'] button.primary")
     # lobby messages that leave the events as they were leave their cards as they are (a
     # card drawn again between a key's press and its release loses the key)
-    page.evaluate(KEEP_JS)
-    page.wait_for_function("window.__lobbies >= 3", timeout=30_000)
-    assert page.evaluate("document.querySelector(\"article[data-id='sng-6']\").__kept") == 1
+    kept_through_lobbies(page, "article[data-id='sng-6'] summary")
     _hide_toast(page)
     page.evaluate("document.activeElement && document.activeElement.blur()")
     f = _tab_to(page, lambda f: f["event"] == "sng-6" and f["tag"] == "SUMMARY")

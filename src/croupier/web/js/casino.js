@@ -61,6 +61,11 @@ export class CasinoView {
 
   onLobby(rows) {
     this.lobbyRows = rows || [];
+    // drawn again only when the casino's tables changed, not at every lobby message (a
+    // button drawn again between a press and its release loses the click)
+    const seen = JSON.stringify(this.lobbyRows);
+    if (seen === this.seenRows) return;
+    this.seenRows = seen;
     const box = $("#casino-lobby");
     const list = clear($("#casino-list"));
     box.hidden = this.lobbyRows.length === 0;
