@@ -16,6 +16,7 @@ export class TournamentHud {
     this.revealed = new Set();
     this.primed = new Set(); // tournaments whose old eliminations were seen silently
     this.news = new Map(); // tournament id → recent announcements (newest first)
+    this.seen = null; // the last rows followed (with whose eyes)
     setInterval(() => this.tick(), 1000);
   }
 
@@ -25,6 +26,11 @@ export class TournamentHud {
 
   onRows(rows) {
     this.rows = rows || [];
+    // followed and drawn again only when the events changed, not at every lobby message
+    // (the deal's buttons would lose a click, the news list be read out again)
+    const seen = JSON.stringify([this.me(), this.rows]);
+    if (seen === this.seen) return;
+    this.seen = seen;
     const me = this.me();
     if (me) {
       for (const row of this.rows) {
