@@ -100,19 +100,27 @@ export class MultiTable {
   render() {
     const bar = $("#table-tabs");
     if (!bar) return;
-    clear(bar);
     const cur = this.view.tableId;
-    bar.hidden = this.order.length < 2 || $("#view-table").hidden;
-    if (bar.hidden) return;
-    for (const id of this.order) {
+    const hidden = this.order.length < 2 || $("#view-table").hidden;
+    const tabs = hidden ? [] : this.order.map((id) => {
       const active = id === cur;
-      const needs = !active && this.needs(this.states.get(id));
+      return [id, active, !active && this.needs(this.states.get(id)), this.names.get(id) || id];
+    });
+    // drawn again only when a tab changed, not at every event of a table in the background
+    // (a tab drawn again between a click's press and its release loses the click)
+    const seen = JSON.stringify([hidden, tabs]);
+    if (seen === this.seen && bar.childElementCount === tabs.length) return;
+    this.seen = seen;
+    clear(bar);
+    bar.hidden = hidden;
+    if (hidden) return;
+    for (const [id, active, needs, name] of tabs) {
       const tab = el("a", {
         href: `#/table/${encodeURIComponent(id)}`,
         class: `table-tab${active ? " active" : ""}${needs ? " needs-you" : ""}`,
         dataset: { table: id },
         "aria-current": active ? "page" : null,
-      }, el("span", { raw: this.names.get(id) || id }));
+      }, el("span", { raw: name }));
       if (needs) tab.append(el("span", { class: "badge", t: "multi.your_turn" }));
       bar.append(tab);
     }
