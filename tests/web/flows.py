@@ -272,3 +272,41 @@ def kept_through_lobbies(page: Any, selector: str, lobbies: int = 3) -> None:
     page.wait_for_function(f"window.__lobbies >= {lobbies}", timeout=30_000)
     kept = page.evaluate("(s) => document.querySelector(s).__kept", selector)
     assert kept == 1, f"{selector} was drawn again by a lobby message that changed nothing"
+
+
+EVENTS_KEEP_JS = """([selector, box]) => {
+  const t = window.__croupier.table;
+  if (!t.__counted) {  // the frames of the table on screen, counted
+    const on = t.onMessage.bind(t);
+    t.onMessage = (m) => { on(m); window.__events += 1; };
+    t.__counted = true;
+  }
+  window.__events = 0;
+  document.querySelector(selector).__kept = 1;
+  window.__box = document.querySelector(box).outerHTML;
+}"""
+
+EVENTS_AFTER_JS = """([selector, box]) => {
+  const node = document.querySelector(selector);
+  return {
+    same: document.querySelector(box).outerHTML === window.__box,
+    kept: !!node && node.__kept === 1,
+  };
+}"""
+
+
+def kept_through_events(page: Any, selector: str, box: str, events: int = 2) -> None:
+    """The element at ``selector`` is still the same one after ``events`` frames of the
+    table on screen that left ``box`` (its container) as it was: not drawn again (a
+    button or a box drawn again between a press and its release loses the click). When
+    ``box`` changed meanwhile (the game moved on), look again, up to ten times."""
+    for _ in range(10):
+        page.evaluate(EVENTS_KEEP_JS, [selector, box])
+        page.wait_for_function(f"window.__events >= {events}", timeout=30_000)
+        after: dict[str, bool] = page.evaluate(EVENTS_AFTER_JS, [selector, box])
+        if after["same"]:
+            assert after["kept"], f"{selector} was drawn again by events that changed nothing"
+            return
+        if not page.is_visible(selector):
+            page.wait_for_selector(selector, state="visible", timeout=60_000)
+    raise AssertionError(f"{box} changed at every look: nothing to check")

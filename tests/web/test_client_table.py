@@ -20,6 +20,7 @@ from tests.web.flows import (
     Spectator,
     exchange,
     history_row,
+    kept_through_events,
     ready,
     sign_up,
     state,
@@ -235,6 +236,9 @@ def test_naiko_powers_on_one_screen(server: Server, playwright_: Any, artifacts:
             check_one_screen(page, naiko=True)
             page.click("#a-check" if page.is_visible("#a-check") else "#a-fold")
             page.wait_for_function("!window.__croupier.table.busy")
+        # the powers' buttons stay the same ones while the others act and nothing they
+        # show changes (a click between press and release is not lost)
+        kept_through_events(page, "#carrousel .power-btn", "#carrousel")
         assert p.unexpected() == []
     finally:
         p.close()
@@ -478,12 +482,17 @@ def test_pre_actions(slow_server: Server, browser_page: Page) -> None:
     # comes (everyone folds to the big blind): tick "call any" again on the next hand until
     # the turn does come with the choice ticked.
     deadline = time.monotonic() + 240
+    kept = False
     while True:
         assert time.monotonic() < deadline, "the turn never came with 'call any' ticked"
         left_ms = max(1000.0, (deadline - time.monotonic()) * 1000)
         page.wait_for_selector("#preactions:not([hidden])", timeout=left_ms)
         if not page.is_visible("#pre-call_any"):
             page.wait_for_timeout(100)
+            continue
+        if not kept:  # the boxes are ticked while the others act: events leave them be
+            kept_through_events(page, "#pre-call_any", "#preactions")
+            kept = True
             continue
         labels = page.inner_text("#preactions")
         assert "Call any" in labels

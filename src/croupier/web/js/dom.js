@@ -40,6 +40,19 @@ export function clear(node) {
   return node;
 }
 
+/** Draw ``node``'s children again with ``draw(node)`` only when ``key`` (a string
+ * saying what they show) changed since they were last drawn. The table draws on every
+ * event: a button or a box drawn again between a press and its release loses the click,
+ * and an open list closes; while nothing they show changed they stay the same elements.
+ * Returns whether it drew. */
+export function redraw(node, key, draw) {
+  if (node.drawnKey === key) return false;
+  clear(node);
+  node.drawnKey = key;
+  draw(node);
+  return true;
+}
+
 export const $ = (sel, root = document) => root.querySelector(sel);
 export const $$ = (sel, root = document) => [...root.querySelectorAll(sel)];
 

@@ -9,7 +9,7 @@
 // the table as UsePower and RespondAncre. It reads the engine events power_used / peeked /
 // power_resolved and the table notices carrousel, ancre_window and turn.naiko.
 import { cardSvg } from "./cards.js";
-import { $, clear, el, setRaw } from "./dom.js";
+import { $, clear, el, redraw, setRaw } from "./dom.js";
 import { t } from "./i18n.js";
 import { myPosition } from "./tablestate.js";
 
@@ -77,19 +77,20 @@ export class NaikoPanel {
     box.hidden = !s || this.view.profile !== "naiko";
     if (box.hidden) return;
     setRaw($("#destellos"), `${s.naiko.destellos}/3`);
-    const list = clear($("#carrousel"));
-    for (const p of POWERS) {
-      const why = this.why(p);
-      const tipId = `tip-${p}`;
-      const cost = s.naiko.costs[p];
-      list.append(el("div", { class: "power" },
-        el("button", { type: "button", class: "power-btn", disabled: why !== null || p === "sceau_protecteur",
-          "aria-describedby": tipId, dataset: { power: p }, onclick: () => this.use(p) },
-        el("span", { t: `naiko.power.${p}` }), " ",
-        cost !== undefined ? el("span", { class: "cost", t: "naiko.cost", params: { n: cost } }) : ""),
-        el("span", { id: tipId, role: "tooltip", class: "tip", t: `naiko.tip.${p}` }),
-        why ? el("span", { class: "muted small", t: why }) : el("span", { class: "ok small", t: "naiko.why.ok" })));
-    }
+    // the powers' buttons: drawn again only when one of them changed (see dom.redraw)
+    const powers = POWERS.map((p) => [p, this.why(p), s.naiko.costs[p]]);
+    redraw($("#carrousel"), JSON.stringify(powers), (list) => {
+      for (const [p, why, cost] of powers) {
+        const tipId = `tip-${p}`;
+        list.append(el("div", { class: "power" },
+          el("button", { type: "button", class: "power-btn", disabled: why !== null || p === "sceau_protecteur",
+            "aria-describedby": tipId, dataset: { power: p }, onclick: () => this.use(p) },
+          el("span", { t: `naiko.power.${p}` }), " ",
+          cost !== undefined ? el("span", { class: "cost", t: "naiko.cost", params: { n: cost } }) : ""),
+          el("span", { id: tipId, role: "tooltip", class: "tip", t: `naiko.tip.${p}` }),
+          why ? el("span", { class: "muted small", t: why }) : el("span", { class: "ok small", t: "naiko.why.ok" })));
+      }
+    });
     this.renderTargets();
     const pos = myPosition(s, this.view.me);
     const w = s.naiko.window;
@@ -99,9 +100,10 @@ export class NaikoPanel {
     if (key !== this.windowKey) this.windowStart = w ? performance.now() : null;
     this.windowKey = key;
     this.closesAt = w ? w.closesAt : null;
-    const exch = $("#naiko-card");
-    clear(exch);
-    if (s.hand && pos >= 0) for (const c of s.hand.players[pos].cards) if (c) exch.append(el("option", { value: c, raw: c }));
+    const cards = s.hand && pos >= 0 ? s.hand.players[pos].cards.filter((c) => c) : [];
+    redraw($("#naiko-card"), JSON.stringify(cards), (exch) => {
+      for (const c of cards) exch.append(el("option", { value: c, raw: c }));
+    });
     $("#naiko-card-row").hidden = this.why("echange_de_manche") !== null;
     $("#sceau-block").disabled = this.why("sceau_protecteur") !== null || this.view.busy;
     const peek = $("#peek");
@@ -115,13 +117,15 @@ export class NaikoPanel {
     const s = this.state;
     const targets = $("#naiko-target-select");
     const keep = targets.value;
-    clear(targets);
     const o = this.offer("ancre_courte");
-    for (const seat of o && o.usable ? o.target_seats : []) {
+    const seats = (o && o.usable ? o.target_seats : []).map((seat) => {
       const info = s.seats[seat];
-      targets.append(el("option", { value: String(seat), raw: info ? info.name : `#${seat + 1}` }));
-    }
-    if ([...targets.options].some((x) => x.value === keep)) targets.value = keep;
+      return [String(seat), info ? info.name : `#${seat + 1}`];
+    });
+    // an open list stays open while its seats stay the same (see dom.redraw)
+    if (redraw(targets, JSON.stringify(seats), () => {
+      for (const [value, name] of seats) targets.append(el("option", { value, raw: name }));
+    }) && [...targets.options].some((x) => x.value === keep)) targets.value = keep;
     $("#naiko-target").hidden = this.why("ancre_courte") !== null;
   }
 

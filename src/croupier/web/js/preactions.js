@@ -3,7 +3,7 @@
 // (check, call X) is cleared when that amount changes; every choice is cleared at a new
 // betting round or hand. When your turn comes the chosen action is sent as an ordinary
 // `act` (nothing happens on the page until the server's events say so).
-import { $, clear, el, fmt } from "./dom.js";
+import { $, el, fmt, redraw } from "./dom.js";
 import { myPosition } from "./tablestate.js";
 
 /**
@@ -85,21 +85,23 @@ export class PreActions {
     if (!box) return;
     const opts = v.state && v.ctx.account ? preOptions(v.state, v.me) : null;
     this.revise(opts);
-    clear(box);
     box.hidden = !opts;
-    if (!opts) return;
-    for (const kind of opts.kinds) {
-      const id = `pre-${kind}`;
-      const input = el("input", { type: "checkbox", id, dataset: { pre: kind } });
-      input.checked = !!this.choice && this.choice.kind === kind;
-      input.addEventListener("change", () => {
-        this.choice = input.checked ? { kind, toCall: opts.toCall, round: opts.round } : null;
-        this.render();
-      });
-      const label = kind === "call"
-        ? el("span", { t: "pre.call_n", params: { amount: fmt(opts.toCall) } })
-        : el("span", { t: `pre.${kind}` });
-      box.append(el("label", { class: "pre", for: id }, input, " ", label));
-    }
+    // the boxes are ticked while the others act: drawn again only when they change
+    redraw(box, JSON.stringify([opts, this.choice && this.choice.kind]), () => {
+      if (!opts) return;
+      for (const kind of opts.kinds) {
+        const id = `pre-${kind}`;
+        const input = el("input", { type: "checkbox", id, dataset: { pre: kind } });
+        input.checked = !!this.choice && this.choice.kind === kind;
+        input.addEventListener("change", () => {
+          this.choice = input.checked ? { kind, toCall: opts.toCall, round: opts.round } : null;
+          this.render();
+        });
+        const label = kind === "call"
+          ? el("span", { t: "pre.call_n", params: { amount: fmt(opts.toCall) } })
+          : el("span", { t: `pre.${kind}` });
+        box.append(el("label", { class: "pre", for: id }, input, " ", label));
+      }
+    });
   }
 }

@@ -3,7 +3,7 @@
 // display, the Naiko panel, and the keyboard shortcuts. Every command waits for its ack.
 import { avatarImg, EMOTE_NAMES, emoteImg } from "./arcade.js";
 import { cardRow, cardSvg } from "./cards.js";
-import { $, clear, el, fmt, setRaw, setT } from "./dom.js";
+import { $, clear, el, fmt, redraw, setRaw, setT } from "./dom.js";
 import { handName } from "./hands.js";
 import { t } from "./i18n.js";
 import { NaikoPanel } from "./naiko.js";
@@ -864,17 +864,20 @@ export class TableView {
   renderChatTools() {
     const arcade = this.profile === "arcade";
     $("#chat-form").hidden = arcade || !this.ctx.account;
-    const box = clear($("#canned"));
-    if (!arcade || !this.ctx.account) return;
-    for (const c of CANNED) {
-      box.append(el("button", { type: "button", t: `chat.canned.${c}`, onclick: () => this.command({ type: "chat", canned: c }) }));
-    }
-    const mine = this.ctx.arcade ? this.ctx.arcade.lookOf(this.me) : null;
+    const shown = arcade && !!this.ctx.account;
+    const mine = shown && this.ctx.arcade ? this.ctx.arcade.lookOf(this.me) : null;
     const set = mine && mine.emotes === "emotes_party" ? "party" : "basic";
-    for (const name of EMOTE_NAMES) {
-      box.append(el("button", { type: "button", class: "emote", attrT: { "aria-label": `chat.emote.${name}`, title: `chat.emote.${name}` },
-        onclick: () => this.command({ type: "chat", emote: name }) }, emoteImg(name, set)));
-    }
+    // drawn again only when they change, not at every event (see dom.redraw)
+    redraw($("#canned"), JSON.stringify([shown, set]), (box) => {
+      if (!shown) return;
+      for (const c of CANNED) {
+        box.append(el("button", { type: "button", t: `chat.canned.${c}`, onclick: () => this.command({ type: "chat", canned: c }) }));
+      }
+      for (const name of EMOTE_NAMES) {
+        box.append(el("button", { type: "button", class: "emote", attrT: { "aria-label": `chat.emote.${name}`, title: `chat.emote.${name}` },
+          onclick: () => this.command({ type: "chat", emote: name }) }, emoteImg(name, set)));
+      }
+    });
   }
 
   addChat(m) {
