@@ -84,6 +84,28 @@ def room_redis(redis_env: dict[str, str]) -> Iterator[dict[str, Node]]:
     yield from _room(redis_env)
 
 
+def _kill(node: Node) -> float:
+    """SIGKILL ``node``'s process and reap it: when it was killed (monotonic)."""
+    assert node.proc is not None
+    killed = time.monotonic()
+    node.proc.kill()
+    node.proc.wait(10)
+    return killed
+
+
+def _doomed_player(browser_page: Page, base: str, prefix: str) -> tuple[Any, dict[str, Any]]:
+    """A new player at ``base`` with 300 chips, in the lobby, on a page that will see a
+    process of the room killed (its socket and requests refused or cut off: allowed); the
+    page and the account as ``/api/me`` gave it."""
+    browser_page.allow(r"WebSocket|ERR_CONNECTION_(REFUSED|RESET)")
+    page = browser_page.page
+    sign_up(page, base, f"{prefix}{secrets.token_hex(3)}")
+    exchange(page, 300)
+    me: dict[str, Any] = page.evaluate("fetch('/api/me').then((r) => r.json())")
+    page.click("nav a[data-view=lobby]")
+    return page, me
+
+
 def test_a_table_of_the_other_process_opens_there_and_the_player_sits(
     room: dict[str, Node], browser_page: Page, artifacts: Any
 ) -> None:
@@ -191,13 +213,7 @@ def test_a_page_whose_process_dies_goes_on_at_the_other_and_finds_its_table(
     a, b = room["a"], room["b"]
     there = sorted(t.table_id for t in DEFAULT_TABLES if preferred(t.table_id, NODES) == b.name)
     table_id = next(t for t in there if t.startswith("nlhe") or t.startswith("plo"))
-    # b's socket and any request to b, refused or cut off by the kill
-    browser_page.allow(r"WebSocket|ERR_CONNECTION_(REFUSED|RESET)")
-    page = browser_page.page
-    sign_up(page, a.base, f"f{secrets.token_hex(3)}")
-    exchange(page, 300)
-    me = page.evaluate("fetch('/api/me').then((r) => r.json())")
-    page.click("nav a[data-view=lobby]")
+    page, me = _doomed_player(browser_page, a.base, "f")
     row = f"#tables tbody tr[data-table='{table_id}'] button.primary"
     page.wait_for_selector(row, timeout=30000)
     page.click(row)
@@ -209,10 +225,7 @@ def test_a_page_whose_process_dies_goes_on_at_the_other_and_finds_its_table(
     page.wait_for_function(
         f"(window.__croupier.peers || []).includes({a.base!r})", timeout=15000
     )  # b's welcome named a (b read a's leases before the page connected)
-    assert b.proc is not None
-    killed = time.monotonic()
-    b.proc.kill()
-    b.proc.wait(10)
+    killed = _kill(b)
     page.wait_for_url(f"{a.base}/#/table/{table_id}", timeout=30000)
     # a takes the table over when b's lease expires; the page asks again until then
     page.wait_for_function(
@@ -278,10 +291,7 @@ def test_the_tournaments_page_registers_at_the_process_that_took_the_tournaments
     page.goto(f"{b.base}/#/tournaments")
     sng = "(window.__croupier.tournaments || []).find((r) => r.id.startsWith('sng-6'))"
     page.wait_for_function(f"({sng} || {{}}).node_url === {a.base!r}", timeout=30000)
-    assert a.proc is not None
-    killed = time.monotonic()
-    a.proc.kill()
-    a.proc.wait(10)
+    killed = _kill(a)
     # b takes the tournaments' lease over; b's lobby push brings the page b's own rows
     page.wait_for_function(f"{sng} && !{sng}.node_url", timeout=30000)
     print(f"\nthe page listed b's own tournaments {time.monotonic() - killed:.1f} s after a's kill")
@@ -314,12 +324,7 @@ def test_a_casino_page_whose_process_dies_goes_on_at_the_other(
     the table does not exist), then finds the table there and plays: a seat taken at b,
     no chip lost, the audit clean."""
     a, b = room["a"], room["b"]
-    browser_page.allow(r"WebSocket|ERR_CONNECTION_(REFUSED|RESET)")
-    page = browser_page.page
-    sign_up(page, a.base, f"c{secrets.token_hex(3)}")
-    exchange(page, 300)
-    me = page.evaluate("fetch('/api/me').then((r) => r.json())")
-    page.click("nav a[data-view=lobby]")
+    page, me = _doomed_player(browser_page, a.base, "c")
     page.wait_for_selector("#casino-list li[data-table='casino-1'] button", timeout=30000)
     page.click("#casino-list li[data-table='casino-1'] button")
     page.wait_for_url(f"{a.base}/#/casino/casino-1")
@@ -334,10 +339,7 @@ def test_a_casino_page_whose_process_dies_goes_on_at_the_other(
         " new MutationObserver(() => window.__said.push(box.className + ' ' + box.textContent))"
         " .observe(box, { childList: true, characterData: true, subtree: true }); });"
     )
-    assert a.proc is not None
-    killed = time.monotonic()
-    a.proc.kill()
-    a.proc.wait(10)
+    killed = _kill(a)
     page.wait_for_url(f"{b.base}/#/casino/casino-1", timeout=30000)
     page.wait_for_function(
         "window.__croupier.casino.state !== null && window.__croupier.net.status === 'open'",
