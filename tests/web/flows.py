@@ -276,12 +276,19 @@ def kept_through_lobbies(page: Any, selector: str, lobbies: int = 3) -> None:
 
 EVENTS_KEEP_JS = """([selector, box]) => {
   const t = window.__croupier.table;
-  if (!t.__counted) {  // the frames of the table on screen, counted
-    const on = t.onMessage.bind(t);
-    t.onMessage = (m) => { on(m); window.__events += 1; };
+  if (!t.__counted) {  // the table's drawings, counted, and whether one changed the box
+    const draw = t.render.bind(t);
+    t.render = () => {
+      draw();
+      window.__events += 1;
+      const now = document.querySelector(window.__watched);
+      if (!now || now.outerHTML !== window.__box) window.__changed = true;
+    };
     t.__counted = true;
   }
   window.__events = 0;
+  window.__changed = false;
+  window.__watched = box;
   document.querySelector(selector).__kept = 1;
   window.__box = document.querySelector(box).outerHTML;
 }"""
@@ -289,17 +296,18 @@ EVENTS_KEEP_JS = """([selector, box]) => {
 EVENTS_AFTER_JS = """([selector, box]) => {
   const node = document.querySelector(selector);
   return {
-    same: document.querySelector(box).outerHTML === window.__box,
+    same: !window.__changed && document.querySelector(box).outerHTML === window.__box,
     kept: !!node && node.__kept === 1,
   };
 }"""
 
 
 def kept_through_events(page: Any, selector: str, box: str, events: int = 2) -> None:
-    """The element at ``selector`` is still the same one after ``events`` frames of the
-    table on screen that left ``box`` (its container) as it was: not drawn again (a
-    button or a box drawn again between a press and its release loses the click). When
-    ``box`` changed meanwhile (the game moved on), look again, up to ten times."""
+    """The element at ``selector`` is still the same one after the table on screen was
+    drawn ``events`` times (at its frames), each leaving ``box`` (its container) as it
+    was: not drawn again (a button or a box drawn again between a press and its release
+    loses the click). When one drawing changed ``box`` (the game moved on, even if it
+    came back), look again, up to ten times."""
     for _ in range(10):
         page.evaluate(EVENTS_KEEP_JS, [selector, box])
         page.wait_for_function(f"window.__events >= {events}", timeout=30_000)

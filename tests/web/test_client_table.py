@@ -614,12 +614,20 @@ def test_play_from_another_table_opens_that_tables_buy_in(
 
 TABS_JS = """() => {
   const m = window.__croupier.multi;
-  if (!m.__counted) {  // the frames of the tables in the background, counted
-    const on = m.onMessage.bind(m);
-    m.onMessage = (x) => { const r = on(x); if (r) window.__background += 1; return r; };
+  if (!m.__counted) {  // the tabs' drawings, counted
+    const draw = m.render.bind(m);
+    m.render = () => {
+      draw();
+      window.__background += 1;
+      const now = [...document.querySelectorAll('#table-tabs .table-tab')];
+      if (now.map((t) => t.className + ' ' + t.textContent).join('|') !== window.__tabs) {
+        window.__changed = true;  // (even if it comes back)
+      }
+    };
     m.__counted = true;
   }
   window.__background = 0;
+  window.__changed = false;
   const tabs = [...document.querySelectorAll('#table-tabs .table-tab')];
   tabs.forEach((t) => { t.__kept = 1; });
   window.__tabs = tabs.map((t) => t.className + ' ' + t.textContent).join('|');
@@ -628,7 +636,8 @@ TABS_JS = """() => {
 TABS_AFTER_JS = """() => {
   const tabs = [...document.querySelectorAll('#table-tabs .table-tab')];
   return {
-    same: tabs.map((t) => t.className + ' ' + t.textContent).join('|') === window.__tabs,
+    same: !window.__changed
+      && tabs.map((t) => t.className + ' ' + t.textContent).join('|') === window.__tabs,
     kept: tabs.every((t) => t.__kept === 1),
   };
 }"""
