@@ -5,7 +5,7 @@
 //
 // The bet slip lives here until "Deal": chips go on the ante and bonus boxes, the slip is
 // sent as one casino_deal message; the server raises an ante under the minimum and says so.
-import { $, clear, el, fmt, setRaw, setT } from "./dom.js";
+import { $, clear, el, fmt, redraw, setRaw, setT } from "./dom.js";
 import { cardSvg } from "./cards.js";
 import { handName } from "./hands.js";
 import { fledFrom, openAt, probeFled } from "./nodes.js";
@@ -61,27 +61,23 @@ export class CasinoView {
 
   onLobby(rows) {
     this.lobbyRows = rows || [];
-    // drawn again only when the casino's tables changed, not at every lobby message (a
-    // button drawn again between a press and its release loses the click)
-    const seen = JSON.stringify(this.lobbyRows);
-    if (seen === this.seenRows) return;
-    this.seenRows = seen;
-    const box = $("#casino-lobby");
-    const list = clear($("#casino-list"));
-    box.hidden = this.lobbyRows.length === 0;
-    for (const r of this.lobbyRows) {
-      list.append(el("li", { class: "casino-row", dataset: { table: r.table_id } },
-        el("span", { class: "casino-name", raw: r.name }),
-        el("span", { class: "muted small", t: "casino.lobby_limits",
-          params: { min: r.ante_min, max: r.ante_max, bmin: r.bonus_min, bmax: r.bonus_max } }),
-        el("span", { class: "small", raw: `${r.players}/${r.seats}` }),
-        el("button", { type: "button", class: "primary", t: "casino.open",
-          onclick: () => {
-            const hash = `#/casino/${encodeURIComponent(r.table_id)}`;
-            // run by another process of the room: played there
-            if (!(r.node_url && openAt(r.node_url, hash, { signedIn: !!this.ctx.account }))) this.ctx.go(hash);
-          } })));
-    }
+    $("#casino-lobby").hidden = this.lobbyRows.length === 0;
+    // drawn again only when the casino's tables changed, not at every lobby message
+    redraw($("#casino-list"), JSON.stringify(this.lobbyRows), (list) => {
+      for (const r of this.lobbyRows) {
+        list.append(el("li", { class: "casino-row", dataset: { table: r.table_id } },
+          el("span", { class: "casino-name", raw: r.name }),
+          el("span", { class: "muted small", t: "casino.lobby_limits",
+            params: { min: r.ante_min, max: r.ante_max, bmin: r.bonus_min, bmax: r.bonus_max } }),
+          el("span", { class: "small", raw: `${r.players}/${r.seats}` }),
+          el("button", { type: "button", class: "primary", t: "casino.open",
+            onclick: () => {
+              const hash = `#/casino/${encodeURIComponent(r.table_id)}`;
+              // run by another process of the room: played there
+              if (!(r.node_url && openAt(r.node_url, hash, { signedIn: !!this.ctx.account }))) this.ctx.go(hash);
+            } })));
+      }
+    });
   }
 
   // -- connection ----------------------------------------------------------------------

@@ -2,7 +2,7 @@
 // screen. The tables not on screen stay subscribed in the background (their state kept by
 // the same reducer), so the tab of a table that needs you — your turn, a rebuy offer — is
 // highlighted (and announced) at once; a click brings it forward.
-import { $, clear, el } from "./dom.js";
+import { $, el, redraw } from "./dom.js";
 import { applyEvent, emptyState, fromSnapshot, mySeat } from "./tablestate.js";
 
 export class MultiTable {
@@ -106,23 +106,19 @@ export class MultiTable {
       const active = id === cur;
       return [id, active, !active && this.needs(this.states.get(id)), this.names.get(id) || id];
     });
-    // drawn again only when a tab changed, not at every event of a table in the background
-    // (a tab drawn again between a click's press and its release loses the click)
-    const seen = JSON.stringify([hidden, tabs]);
-    if (seen === this.seen && bar.childElementCount === tabs.length) return;
-    this.seen = seen;
-    clear(bar);
     bar.hidden = hidden;
-    if (hidden) return;
-    for (const [id, active, needs, name] of tabs) {
-      const tab = el("a", {
-        href: `#/table/${encodeURIComponent(id)}`,
-        class: `table-tab${active ? " active" : ""}${needs ? " needs-you" : ""}`,
-        dataset: { table: id },
-        "aria-current": active ? "page" : null,
-      }, el("span", { raw: name }));
-      if (needs) tab.append(el("span", { class: "badge", t: "multi.your_turn" }));
-      bar.append(tab);
-    }
+    // drawn again only when a tab changed, not at every event of a table in the background
+    redraw(bar, JSON.stringify(tabs), () => {
+      for (const [id, active, needs, name] of tabs) {
+        const tab = el("a", {
+          href: `#/table/${encodeURIComponent(id)}`,
+          class: `table-tab${active ? " active" : ""}${needs ? " needs-you" : ""}`,
+          dataset: { table: id },
+          "aria-current": active ? "page" : null,
+        }, el("span", { raw: name }));
+        if (needs) tab.append(el("span", { class: "badge", t: "multi.your_turn" }));
+        bar.append(tab);
+      }
+    });
   }
 }
